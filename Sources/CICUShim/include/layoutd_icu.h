@@ -1,0 +1,67 @@
+/* layoutd_icu.h — the few ICU calls layoutd makes, under stable names.
+ *
+ * ICU renames every C symbol with its version (ubrk_open becomes ubrk_open_72), through
+ * macros Swift cannot see. This shim re-exports what the engine needs as plain functions.
+ * Text is UTF-16 (ICU's UChar). Every function that can fail returns an ICU UErrorCode
+ * (0 is success, > 0 an error, < 0 a warning); nothing here allocates memory the caller
+ * must free except the break iterators, which `ldicu_brk_close` frees.
+ */
+#ifndef LAYOUTD_ICU_H
+#define LAYOUTD_ICU_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Kinds of break iterator, as ICU's UBreakIteratorType. */
+enum {
+  LDICU_BREAK_CHARACTER = 0,
+  LDICU_BREAK_WORD = 1,
+  LDICU_BREAK_LINE = 2,
+  LDICU_BREAK_SENTENCE = 3
+};
+
+/** An ICU break iterator (UBreakIterator). Owned by whoever opened it. */
+typedef struct ldicu_break ldicu_break;
+
+/** Opens a break iterator of `kind` for `locale` ("" for the root locale), with no text.
+ *  Returns NULL and sets *status on failure. Free with ldicu_brk_close. */
+ldicu_break *ldicu_brk_open(int kind, const char *locale, int32_t *status);
+void ldicu_brk_close(ldicu_break *iterator);
+
+/** Points the iterator at `text` (not copied: it must outlive the iterator's use). */
+int32_t ldicu_brk_set_text(ldicu_break *iterator, const uint16_t *text, int32_t length);
+
+/** Writes every boundary of the current text, 0 and the end included, into `offsets`
+ *  (and, when `statuses` is not NULL, each boundary's rule status: for line breaks,
+ *  >= 100 marks a mandatory break). `capacity` must be at least length + 1.
+ *  Returns the number of boundaries written. */
+int32_t ldicu_brk_collect(ldicu_break *iterator, int32_t *offsets, int32_t *statuses,
+                          int32_t capacity);
+
+/** The Unicode script (UScriptCode) of a code point; USCRIPT_COMMON is 0,
+ *  USCRIPT_INHERITED is 1. */
+int32_t ldicu_script(uint32_t codepoint);
+
+/** Whether `script` is among the code point's Script_Extensions. */
+int ldicu_has_script(uint32_t codepoint, int32_t script);
+
+/** ISO 15924 four-letter code of a script (e.g. "Arab"); "Zyyy" when unknown. */
+const char *ldicu_script_tag(int32_t script);
+
+/** Resolves bidi embedding levels of one paragraph (UAX #9).
+ *  `paragraph_level`: 0 ltr, 1 rtl, 0xFE (UBIDI_DEFAULT_LTR) auto with ltr default.
+ *  Writes one level per UTF-16 unit into `levels` and the resolved paragraph level
+ *  into *resolved_level. Returns a UErrorCode. */
+int32_t ldicu_bidi_levels(const uint16_t *text, int32_t length, uint8_t paragraph_level,
+                          uint8_t *levels, uint8_t *resolved_level);
+
+/** Writes the Unicode version ICU implements, as "15.0", into `out` (at least 20 bytes). */
+void ldicu_unicode_version(char *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

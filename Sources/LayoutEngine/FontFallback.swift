@@ -1,0 +1,126 @@
+import CFontconfig
+import Synchronization
+
+/// The fonts fontconfig orders for one descriptor: the best match for the family first, then
+/// the rest in fontconfig's fallback order (`FcFontSort`), each with its character coverage.
+///
+/// Owns the `FcFontSet` the coverage sets live in; faces are opened lazily through a
+/// `FaceLoader` and kept in this list once opened. Safe to share between threads.
+final class FallbackList: @unchecked Sendable {
+    private let fontSet: UnsafeMutablePointer<FcFontSet>
+    /// File and face index of each candidate, in fallback order.
+    let identities: [FaceIdentity]
+    /// Coverage of each candidate (borrowed from `fontSet`; nil when fontconfig knows none).
+    private let charsets: [OpaquePointer?]
+    private let faces: Mutex<[Int: FontFace]> = Mutex([:])
+    private let loader: FaceLoader
+
+    init(config: FontConfiguration, descriptor: FontDescriptor.SelectionKey, language: String,
+         loader: FaceLoader) throws {
+        guard let pattern = FcPatternCreate() else { throw EngineError.noFontsAvailable(family: descriptor.family) }
+        defer { FcPatternDestroy(pattern) }
+        for family in descriptor.family.split(separator: ",") {
+            let name = family.trimmingSpaces
+            if !name.isEmpty { name.withCString { _ = FcPatternAddString(pattern, FC_FAMILY, fcString($0)) } }
+        }
+        FcPatternAddInteger(pattern, FC_WEIGHT, FcWeightFromOpenType(Int32(descriptor.weight)))
+        let slant: Int32 = switch descriptor.style {
+        case .normal: 0      // FC_SLANT_ROMAN
+        case .italic: 100    // FC_SLANT_ITALIC
+        case .oblique: 110   // FC_SLANT_OBLIQUE
+        }
+        FcPatternAddInteger(pattern, FC_SLANT, slant)
+        if !language.isEmpty {
+            language.withCString { _ = FcPatternAddString(pattern, FC_LANG, fcString($0)) }
+        }
+        FcConfigSubstitute(config.config, pattern, FcMatchPattern)
+        FcDefaultSubstitute(pattern)
+        var result = FcResultNoMatch
+        guard let set = FcFontSort(config.config, pattern, FcBool(FcTrue), nil, &result),
+              set.pointee.nfont > 0 else {
+            throw EngineError.noFontsAvailable(family: descriptor.family)
+        }
+        var identities: [FaceIdentity] = []
+        var charsets: [OpaquePointer?] = []
+        for i in 0..<Int(set.pointee.nfont) {
+            guard let font = set.pointee.fonts[i] else { continue }
+            var file: UnsafeMutablePointer<FcChar8>?
+            guard FcPatternGetString(font, FC_FILE, 0, &file) == FcResultMatch, let file else { continue }
+            var index: Int32 = 0
+            _ = FcPatternGetInteger(font, FC_INDEX, 0, &index)
+            var charset: OpaquePointer?
+            if FcPatternGetCharSet(font, FC_CHARSET, 0, &charset) != FcResultMatch { charset = nil }
+            identities.append(FaceIdentity(path: String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self)),
+                                           index: Int(index)))
+            charsets.append(charset)
+        }
+        guard !identities.isEmpty else {
+            FcFontSetDestroy(set)
+            throw EngineError.noFontsAvailable(family: descriptor.family)
+        }
+        self.fontSet = set
+        self.identities = identities
+        self.charsets = charsets
+        self.loader = loader
+    }
+
+    deinit { FcFontSetDestroy(fontSet) }
+
+    var count: Int { identities.count }
+
+    /// Whether candidate `index` has a glyph for `scalar` (per fontconfig's coverage).
+    func covers(_ index: Int, _ scalar: UInt32) -> Bool {
+        guard let charset = charsets[index] else { return false }
+        return FcCharSetHasChar(charset, scalar) == FcTrue
+    }
+
+    /// The opened face of candidate `index`, or nil when its file cannot be read (it is then
+    /// skipped as if it covered nothing).
+    func face(at index: Int) -> FontFace? {
+        if let face = faces.withLock({ $0[index] }) { return face }
+        guard let face = try? loader.face(identities[index]) else { return nil }
+        faces.withLock { $0[index] = face }
+        return face
+    }
+
+    /// The first candidate whose coverage holds every scalar of a grapheme cluster that needs
+    /// a glyph (default-ignorable code points such as ZWJ and variation selectors need none).
+    /// Failing that, the first that holds its first scalar; failing that, the primary font.
+    func candidate(forCluster scalars: some Collection<UInt32>) -> Int {
+        var firstWithBase: Int?
+        let base = scalars.first ?? 0x20
+        for i in 0..<count {
+            var all = true
+            for s in scalars where !isIgnorableForCoverage(s) {
+                if !covers(i, s) { all = false; break }
+            }
+            if all, face(at: i) != nil { return i }
+            if firstWithBase == nil, covers(i, base), face(at: i) != nil { firstWithBase = i }
+        }
+        if let firstWithBase { return firstWithBase }
+        for i in 0..<count where face(at: i) != nil { return i }
+        return 0
+    }
+}
+
+/// Code points a font need not map for a cluster to render: joiners, variation selectors and
+/// other default-ignorable code points, which shapers hide.
+@inline(__always)
+func isIgnorableForCoverage(_ s: UInt32) -> Bool {
+    switch s {
+    case 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x206F, 0xFE00...0xFE0F, 0xFEFF,
+         0xE0000...0xE0FFF, 0x00AD, 0x034F, 0x180B...0x180F:
+        return true
+    default:
+        return false
+    }
+}
+
+extension Substring {
+    var trimmingSpaces: String {
+        var s = self[...]
+        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
+        return String(s)
+    }
+}

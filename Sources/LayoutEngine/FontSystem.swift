@@ -1,0 +1,103 @@
+import CFontconfig
+import Synchronization
+
+/// The warm font state shared by every request: the fontconfig configuration, the sorted
+/// fallback lists per (family, weight, style, language) and the opened faces per file.
+/// Both caches are bounded by count; entries are evicted oldest first.
+///
+/// Thread-safe; make one per daemon and share it.
+public final class FontSystem: Sendable {
+    private let configuration: FontConfiguration
+    private let fallbackLists: Mutex<BoundedCache<FallbackKey, FallbackList>>
+    private let faces: FaceLoader
+    /// Serializes `FcFontSort`, which runs only on a cache miss.
+    private let sortLock = Mutex(())
+
+    struct FallbackKey: Hashable { var selection: FontDescriptor.SelectionKey; var language: String }
+
+    /// Loads the fontconfig file at `fontConfigPath` (nil: the system configuration).
+    /// Fails when fontconfig cannot load it.
+    public init(fontConfigPath: String?, maxFallbackLists: Int = 256, maxFaces: Int = 512) throws {
+        configuration = try FontConfiguration(path: fontConfigPath)
+        fallbackLists = Mutex(BoundedCache(capacity: maxFallbackLists))
+        faces = FaceLoader(capacity: maxFaces)
+    }
+
+    /// The fontconfig file in use, or nil for the system's.
+    public var fontConfigPath: String? { configuration.path }
+
+    /// How many font faces the configuration knows.
+    public var fontCount: Int { configuration.fontCount }
+
+    /// Cached entries: fallback lists and opened faces.
+    public var cacheCounts: (fallbackLists: Int, faces: Int) {
+        (fallbackLists.withLock { $0.count }, faces.count)
+    }
+
+    /// The fallback list for a descriptor and language ("" for none), sorting once per key.
+    func fallbackList(for descriptor: FontDescriptor, language: String) throws -> FallbackList {
+        let key = FallbackKey(selection: descriptor.selectionKey, language: language)
+        if let list = fallbackLists.withLock({ $0[key] }) { return list }
+        let list = try sortLock.withLock { _ in
+            try FallbackList(config: configuration, descriptor: key.selection, language: language, loader: faces)
+        }
+        return fallbackLists.withLock { cache in
+            if let existing = cache[key] { return existing }
+            cache[key] = list
+            return list
+        }
+    }
+
+    /// The face at `identity`, opening it on first use.
+    func face(_ identity: FaceIdentity) throws -> FontFace { try faces.face(identity) }
+}
+
+/// Opens font faces once and keeps them, bounded by count. Thread-safe.
+final class FaceLoader: Sendable {
+    private let faces: Mutex<BoundedCache<FaceIdentity, FontFace>>
+
+    init(capacity: Int) { faces = Mutex(BoundedCache(capacity: capacity)) }
+
+    var count: Int { faces.withLock { $0.count } }
+
+    /// The face at `identity`, opening it on first use; fails when the file is unreadable.
+    func face(_ identity: FaceIdentity) throws -> FontFace {
+        if let face = faces.withLock({ $0[identity] }) { return face }
+        let face = try FontFace(identity: identity)
+        return faces.withLock { cache in
+            if let existing = cache[identity] { return existing }
+            cache[identity] = face
+            return face
+        }
+    }
+}
+
+/// A dictionary with a capacity: inserting past it evicts the least recently inserted or
+/// read entry. Not thread-safe; guard it with a lock.
+struct BoundedCache<Key: Hashable, Value> {
+    private var entries: [Key: (value: Value, tick: UInt64)] = [:]
+    private var tick: UInt64 = 0
+    let capacity: Int
+
+    init(capacity: Int) { self.capacity = max(1, capacity) }
+
+    var count: Int { entries.count }
+
+    subscript(key: Key) -> Value? {
+        mutating get {
+            guard let entry = entries[key] else { return nil }
+            tick += 1
+            entries[key] = (entry.value, tick)
+            return entry.value
+        }
+        set {
+            guard let newValue else { entries[key] = nil; return }
+            tick += 1
+            if entries[key] == nil, entries.count >= capacity,
+               let oldest = entries.min(by: { $0.value.tick < $1.value.tick })?.key {
+                entries[oldest] = nil
+            }
+            entries[key] = (newValue, tick)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import CHarfBuzz
+import CICUShim
+
+/// A Unicode script as ICU numbers it (UScriptCode). Common (0) and Inherited (1) are
+/// resolved to their neighbours before shaping.
+struct Script: Hashable, Sendable {
+    var code: Int32
+
+    static let common = Script(code: 0)
+    static let inherited = Script(code: 1)
+
+    /// The script of a code point.
+    init(of scalar: UInt32) { code = ldicu_script(scalar) }
+    init(code: Int32) { self.code = code }
+
+    var isResolved: Bool { code > 1 }
+
+    /// ISO 15924 tag, e.g. "Arab".
+    var tag: String { String(cString: ldicu_script_tag(code)) }
+
+    /// HarfBuzz's script value.
+    var harfBuzz: hb_script_t { hb_script_from_string(ldicu_script_tag(code), -1) }
+}
+
+/// Resolves the script of every grapheme cluster: a cluster takes the script of its first
+/// code point that has a real one; clusters of only Common or Inherited characters
+/// (spaces, punctuation, digits) take the script before them, or after them at the start.
+/// `clusterStarts` holds each cluster's first UTF-16 offset, with the end appended.
+func resolveClusterScripts(text: UnsafeBufferPointer<UInt16>, clusterStarts: [Int32]) -> [Script] {
+    let clusters = clusterStarts.count - 1
+    var scripts = [Script](repeating: .common, count: max(clusters, 0))
+    var last: Script?
+    for c in 0..<max(clusters, 0) {
+        var i = Int(clusterStarts[c])
+        let end = Int(clusterStarts[c + 1])
+        var found: Script?
+        while i < end {
+            let (scalar, width) = decodeUTF16(text, at: i)
+            let s = Script(of: scalar)
+            if s.isResolved { found = s; break }
+            i += width
+        }
+        if let found {
+            if last == nil { for k in 0..<c { scripts[k] = found } }
+            scripts[c] = found
+            last = found
+        } else if let last {
+            scripts[c] = last
+        }
+    }
+    if last == nil { // nothing but Common: shape as Latin-neutral Common
+        for k in 0..<scripts.count { scripts[k] = .common }
+    }
+    return scripts
+}
+
+/// The scalar at UTF-16 offset `i` and how many units it takes (a lone surrogate decodes as
+/// U+FFFD, one unit).
+@inline(__always)
+func decodeUTF16(_ text: UnsafeBufferPointer<UInt16>, at i: Int) -> (UInt32, Int) {
+    let u = text[i]
+    if u & 0xFC00 == 0xD800, i + 1 < text.count {
+        let v = text[i + 1]
+        if v & 0xFC00 == 0xDC00 {
+            return (0x10000 + ((UInt32(u) - 0xD800) << 10) + (UInt32(v) - 0xDC00), 2)
+        }
+    }
+    if u & 0xF800 == 0xD800 { return (0xFFFD, 1) }
+    return (UInt32(u), 1)
+}

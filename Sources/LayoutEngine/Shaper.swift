@@ -1,0 +1,72 @@
+import CHarfBuzz
+
+/// One glyph as shaped, in points: its id in its face, the UTF-16 offset (paragraph-relative)
+/// of the cluster it belongs to, its advance and its offset from the pen position.
+public struct ShapedGlyph: Sendable, Equatable {
+    public var id: UInt32
+    public var cluster: Int32
+    public var advance: Float
+    public var xOffset: Float
+    public var yOffset: Float
+}
+
+/// A maximal stretch of a paragraph with one face, script and bidi level, shaped.
+/// Offsets are paragraph-relative UTF-16; glyphs are in visual order (left to right) as
+/// HarfBuzz returns them.
+struct ShapedRun {
+    var start: Int
+    var end: Int
+    var face: FontFace
+    var script: Script
+    var level: UInt8
+    var glyphs: [ShapedGlyph]
+}
+
+/// A HarfBuzz buffer reused for every run of one request; owns it, destroys it in `deinit`.
+final class ShapingBuffer {
+    private let buffer: OpaquePointer
+
+    init() { buffer = hb_buffer_create()! }
+    deinit { hb_buffer_destroy(buffer) }
+
+    /// Shapes `run` of `paragraph` (the whole paragraph is passed as context, so joining and
+    /// contextual forms see across run edges) at `size` points, adding each glyph's advance
+    /// to `advances` at its cluster's offset.
+    func shape(paragraph: UnsafeBufferPointer<UInt16>, start: Int, end: Int, face: FontFace,
+               script: Script, level: UInt8, language: hb_language_t?, size: Double,
+               advances: inout [Double]) -> [ShapedGlyph] {
+        hb_buffer_clear_contents(buffer)
+        hb_buffer_add_utf16(buffer, paragraph.baseAddress, Int32(paragraph.count), UInt32(start), Int32(end - start))
+        hb_buffer_set_direction(buffer, level & 1 == 1 ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        if script.isResolved { hb_buffer_set_script(buffer, script.harfBuzz) }
+        if let language { hb_buffer_set_language(buffer, language) }
+        var flags = HB_BUFFER_FLAG_DEFAULT.rawValue
+        if start == 0 { flags |= HB_BUFFER_FLAG_BOT.rawValue }
+        if end == paragraph.count { flags |= HB_BUFFER_FLAG_EOT.rawValue }
+        hb_buffer_set_flags(buffer, hb_buffer_flags_t(rawValue: flags))
+        hb_buffer_guess_segment_properties(buffer)
+        hb_shape(face.font, buffer, nil, 0)
+
+        var count: UInt32 = 0
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
+              let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return [] }
+        let scale = size / face.unitsPerEm
+        var glyphs: [ShapedGlyph] = []
+        glyphs.reserveCapacity(Int(count))
+        for g in 0..<Int(count) {
+            let info = infos[g], pos = positions[g]
+            let advance = Double(pos.x_advance) * scale
+            let cluster = Int(info.cluster)
+            if cluster >= 0, cluster < advances.count { advances[cluster] += advance }
+            glyphs.append(ShapedGlyph(id: info.codepoint, cluster: Int32(cluster), advance: Float(advance),
+                                      xOffset: Float(Double(pos.x_offset) * scale),
+                                      yOffset: Float(Double(pos.y_offset) * scale)))
+        }
+        return glyphs
+    }
+}
+
+/// HarfBuzz's interned language for a BCP 47 tag, or nil for "".
+func harfBuzzLanguage(_ tag: String) -> hb_language_t? {
+    tag.isEmpty ? nil : hb_language_from_string(tag, -1)
+}

@@ -1,0 +1,243 @@
+/// Why a JSON text could not be parsed, with the byte offset where it went wrong.
+public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    public var offset: Int
+    public var description: String { "\(message) at byte \(offset)" }
+}
+
+/// A strict RFC 8259 parser over UTF-8 bytes: rejects invalid UTF-8, lone surrogate escapes,
+/// control characters in strings, trailing garbage, non-finite numbers and nesting deeper
+/// than `maxDepth`. Linear in the input; never recursive beyond `maxDepth`.
+public struct JSONParser {
+    public static let defaultMaxDepth = 64
+
+    /// Parses one JSON text that makes up all of `bytes` (surrounding white space allowed).
+    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
+        let array = Array(bytes)
+        return try array.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
+            var parser = Cursor(bytes: buffer, maxDepth: maxDepth)
+            parser.skipSpace()
+            let value = try parser.value(depth: 0)
+            parser.skipSpace()
+            guard parser.at == buffer.count else { throw parser.error("unexpected data after the JSON value") }
+            return value
+        }
+    }
+
+    /// Parses a JSON text given as a string.
+    public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
+        try parse(Array(text.utf8), maxDepth: maxDepth)
+    }
+
+    private struct Cursor {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let maxDepth: Int
+        var at = 0
+
+        init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+            self.bytes = bytes
+            self.maxDepth = maxDepth
+        }
+
+        func error(_ message: String) -> JSONParseError { JSONParseError(message: message, offset: at) }
+
+        mutating func skipSpace() {
+            while at < bytes.count {
+                switch bytes[at] {
+                case 0x20, 0x09, 0x0A, 0x0D: at += 1
+                default: return
+                }
+            }
+        }
+
+        mutating func value(depth: Int) throws(JSONParseError) -> JSONValue {
+            guard at < bytes.count else { throw error("unexpected end of input") }
+            switch bytes[at] {
+            case UInt8(ascii: "{"): return try object(depth: depth + 1)
+            case UInt8(ascii: "["): return try array(depth: depth + 1)
+            case UInt8(ascii: "\""): return .string(try string())
+            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+            case UInt8(ascii: "n"): try literal("null"); return .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+            default: throw error("unexpected character")
+            }
+        }
+
+        mutating func literal(_ word: StaticString) throws(JSONParseError) {
+            let n = word.utf8CodeUnitCount
+            guard at + n <= bytes.count else { throw error("invalid literal") }
+            let w = word.utf8Start
+            for i in 0..<n where bytes[at + i] != w[i] { throw error("invalid literal") }
+            at += n
+        }
+
+        mutating func object(depth: Int) throws(JSONParseError) -> JSONValue {
+            guard depth <= maxDepth else { throw error("nesting deeper than \(maxDepth) levels") }
+            at += 1
+            var members: [(String, JSONValue)] = []
+            skipSpace()
+            if at < bytes.count, bytes[at] == UInt8(ascii: "}") { at += 1; return .object(members) }
+            while true {
+                skipSpace()
+                guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw error("expected a string key") }
+                let key = try string()
+                skipSpace()
+                guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { throw error("expected ':'") }
+                at += 1
+                skipSpace()
+                members.append((key, try value(depth: depth)))
+                skipSpace()
+                guard at < bytes.count else { throw error("unexpected end of input in an object") }
+                if bytes[at] == UInt8(ascii: ",") { at += 1; continue }
+                if bytes[at] == UInt8(ascii: "}") { at += 1; return .object(members) }
+                throw error("expected ',' or '}'")
+            }
+        }
+
+        mutating func array(depth: Int) throws(JSONParseError) -> JSONValue {
+            guard depth <= maxDepth else { throw error("nesting deeper than \(maxDepth) levels") }
+            at += 1
+            var elements: [JSONValue] = []
+            skipSpace()
+            if at < bytes.count, bytes[at] == UInt8(ascii: "]") { at += 1; return .array(elements) }
+            while true {
+                skipSpace()
+                elements.append(try value(depth: depth))
+                skipSpace()
+                guard at < bytes.count else { throw error("unexpected end of input in an array") }
+                if bytes[at] == UInt8(ascii: ",") { at += 1; continue }
+                if bytes[at] == UInt8(ascii: "]") { at += 1; return .array(elements) }
+                throw error("expected ',' or ']'")
+            }
+        }
+
+        mutating func number() throws(JSONParseError) -> Double {
+            let start = at
+            if bytes[at] == UInt8(ascii: "-") { at += 1 }
+            guard at < bytes.count, isDigit(bytes[at]) else { throw error("invalid number") }
+            if bytes[at] == UInt8(ascii: "0") {
+                at += 1
+                if at < bytes.count, isDigit(bytes[at]) { throw error("leading zero in a number") }
+            } else {
+                while at < bytes.count, isDigit(bytes[at]) { at += 1 }
+            }
+            if at < bytes.count, bytes[at] == UInt8(ascii: ".") {
+                at += 1
+                guard at < bytes.count, isDigit(bytes[at]) else { throw error("invalid number") }
+                while at < bytes.count, isDigit(bytes[at]) { at += 1 }
+            }
+            if at < bytes.count, bytes[at] == UInt8(ascii: "e") || bytes[at] == UInt8(ascii: "E") {
+                at += 1
+                if at < bytes.count, bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") { at += 1 }
+                guard at < bytes.count, isDigit(bytes[at]) else { throw error("invalid number") }
+                while at < bytes.count, isDigit(bytes[at]) { at += 1 }
+            }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)
+            guard let value = Double(text), value.isFinite else {
+                at = start
+                throw error("number out of range")
+            }
+            return value
+        }
+
+        func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+
+        mutating func string() throws(JSONParseError) -> String {
+            at += 1  // opening quote
+            let start = at
+            // Fast path: no escapes.
+            while at < bytes.count {
+                let b = bytes[at]
+                if b == UInt8(ascii: "\"") {
+                    let slice = UnsafeBufferPointer(rebasing: bytes[start..<at])
+                    guard let s = String(validating: slice, as: UTF8.self) else {
+                        at = start
+                        throw error("invalid UTF-8 in a string")
+                    }
+                    at += 1
+                    return s
+                }
+                if b == UInt8(ascii: "\\") { break }
+                if b < 0x20 { throw error("unescaped control character in a string") }
+                at += 1
+            }
+            var out: [UInt8] = Array(UnsafeBufferPointer(rebasing: bytes[start..<at]))
+            while at < bytes.count {
+                let b = bytes[at]
+                if b == UInt8(ascii: "\"") {
+                    at += 1
+                    guard let s = String(validating: out, as: UTF8.self) else {
+                        throw error("invalid UTF-8 in a string")
+                    }
+                    return s
+                }
+                if b < 0x20 { throw error("unescaped control character in a string") }
+                if b != UInt8(ascii: "\\") { out.append(b); at += 1; continue }
+                at += 1
+                guard at < bytes.count else { break }
+                let e = bytes[at]
+                at += 1
+                switch e {
+                case UInt8(ascii: "\""): out.append(0x22)
+                case UInt8(ascii: "\\"): out.append(0x5C)
+                case UInt8(ascii: "/"): out.append(0x2F)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "u"):
+                    var scalar = try hex4()
+                    if scalar >= 0xD800 && scalar < 0xDC00 {
+                        guard at + 1 < bytes.count, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") else {
+                            throw error("lone high surrogate escape")
+                        }
+                        at += 2
+                        let low = try hex4()
+                        guard low >= 0xDC00 && low < 0xE000 else { throw error("lone high surrogate escape") }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                        throw error("lone low surrogate escape")
+                    }
+                    appendUTF8(&out, scalar)
+                default:
+                    throw error("invalid escape")
+                }
+            }
+            throw error("unterminated string")
+        }
+
+        mutating func hex4() throws(JSONParseError) -> UInt32 {
+            guard at + 4 <= bytes.count else { throw error("invalid \\u escape") }
+            var v: UInt32 = 0
+            for _ in 0..<4 {
+                let b = bytes[at]
+                let d: UInt32
+                switch b {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(b - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(b - UInt8(ascii: "A") + 10)
+                default: throw error("invalid \\u escape")
+                }
+                v = v << 4 | d
+                at += 1
+            }
+            return v
+        }
+
+        func appendUTF8(_ out: inout [UInt8], _ s: UInt32) {
+            switch s {
+            case 0..<0x80: out.append(UInt8(s))
+            case 0x80..<0x800:
+                out.append(UInt8(0xC0 | (s >> 6))); out.append(UInt8(0x80 | (s & 0x3F)))
+            case 0x800..<0x10000:
+                out.append(UInt8(0xE0 | (s >> 12))); out.append(UInt8(0x80 | ((s >> 6) & 0x3F)))
+                out.append(UInt8(0x80 | (s & 0x3F)))
+            default:
+                out.append(UInt8(0xF0 | (s >> 18))); out.append(UInt8(0x80 | ((s >> 12) & 0x3F)))
+                out.append(UInt8(0x80 | ((s >> 6) & 0x3F))); out.append(UInt8(0x80 | (s & 0x3F)))
+            }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+/// A JSON value as parsed from, or written to, the wire.
+///
+/// Objects keep their members in order (`[(key, value)]`), so results are written in a
+/// stable, readable order; a duplicated key on input keeps the last value on lookup.
+public enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case let (.bool(x), .bool(y)): return x == y
+        case let (.number(x), .number(y)): return x == y
+        case let (.string(x), .string(y)): return x == y
+        case let (.array(x), .array(y)): return x == y
+        case let (.object(x), .object(y)):
+            return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    /// The member `key` of an object (the last one when repeated); nil otherwise.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.last(where: { $0.0 == key })?.1
+    }
+
+    public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    public var doubleValue: Double? { if case .number(let d) = self { d } else { nil } }
+    public var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
+    public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
+    public var isNull: Bool { if case .null = self { true } else { false } }
+    public var isObject: Bool { if case .object = self { true } else { false } }
+
+    /// The value as an exact integer, or nil when it is not a number with no fraction that
+    /// fits in `Int`.
+    public var intValue: Int? {
+        guard case .number(let d) = self, d.rounded() == d, abs(d) < 9.007199254740992e15 else { return nil }
+        return Int(d)
+    }
+
+    /// The JSON type's name, for error messages.
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "boolean"
+        case .number: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    public init(floatLiteral value: Double) { self = .number(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(elements) }
+    public init(nilLiteral: ()) { self = .null }
+}

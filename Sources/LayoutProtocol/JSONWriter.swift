@@ -1,0 +1,77 @@
+/// Writes JSON values compactly, on one line (no raw newline can appear: strings escape
+/// control characters), as UTF-8 bytes.
+public struct JSONWriter {
+    public private(set) var bytes: [UInt8] = []
+
+    public init(reservingCapacity capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+
+    /// The JSON text of `value`.
+    public static func serialize(_ value: JSONValue) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.write(value)
+        return writer.bytes
+    }
+
+    /// The JSON text of `value` as a string.
+    public static func string(_ value: JSONValue) -> String {
+        String(decoding: serialize(value), as: UTF8.self)
+    }
+
+    public mutating func write(_ value: JSONValue) {
+        switch value {
+        case .null: append("null")
+        case .bool(let b): append(b ? "true" : "false")
+        case .number(let d): writeNumber(d)
+        case .string(let s): writeString(s)
+        case .array(let elements):
+            bytes.append(UInt8(ascii: "["))
+            for (i, e) in elements.enumerated() {
+                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                write(e)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let members):
+            bytes.append(UInt8(ascii: "{"))
+            for (i, (k, v)) in members.enumerated() {
+                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                writeString(k)
+                bytes.append(UInt8(ascii: ":"))
+                write(v)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Integers within ±2^53 without a fraction; other finite numbers in the shortest form
+    /// that reads back exactly; non-finite numbers (never produced) as null.
+    public mutating func writeNumber(_ d: Double) {
+        guard d.isFinite else { append("null"); return }
+        if d == d.rounded(), abs(d) < 9.007199254740992e15 {
+            append(String(Int64(d)))
+        } else {
+            append(d.description)
+        }
+    }
+
+    public mutating func writeString(_ s: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "\""): append("\\\"")
+            case UInt8(ascii: "\\"): append("\\\\")
+            case 0x0A: append("\\n")
+            case 0x0D: append("\\r")
+            case 0x09: append("\\t")
+            case 0..<0x20, 0x7F:
+                let hex = Array("0123456789abcdef".utf8)
+                append("\\u00")
+                bytes.append(hex[Int(b >> 4)])
+                bytes.append(hex[Int(b & 0xF)])
+            default: bytes.append(b)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func append(_ s: String) { bytes.append(contentsOf: s.utf8) }
+}

@@ -1,0 +1,243 @@
+/// Reads and validates the members of a params object, producing `RPCError.invalidParams`
+/// that names the field (as a dotted path) on anything wrong.
+public struct ParamReader {
+    public let value: JSONValue
+    public let path: String
+
+    /// `params` must be an object (or absent, read as `{}`).
+    public init(_ params: JSONValue?, path: String = "") throws(RPCError) {
+        let params = params ?? .object([])
+        guard params.isObject else {
+            throw RPCError(.invalidParams, "invalid params: expected an object\(path.isEmpty ? "" : " for `\(path)`"), got \(params.typeName)")
+        }
+        self.value = params
+        self.path = path
+    }
+
+    public func field(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    /// The member, treating an explicit null as absent.
+    public func member(_ key: String) -> JSONValue? {
+        guard let v = value[key], !v.isNull else { return nil }
+        return v
+    }
+
+    public func string(_ key: String, maxLength: Int = .max) throws(RPCError) -> String? {
+        guard let v = member(key) else { return nil }
+        guard let s = v.stringValue else { throw .invalidParams(field: field(key), "must be a string, got \(v.typeName)") }
+        guard s.utf8.count <= maxLength else { throw .invalidParams(field: field(key), "is longer than \(maxLength) bytes") }
+        return s
+    }
+
+    public func requiredString(_ key: String) throws(RPCError) -> String {
+        guard let s = try string(key) else { throw .invalidParams(field: field(key), "is required (a string)") }
+        return s
+    }
+
+    /// A finite number in `range`.
+    public func number(_ key: String, in range: ClosedRange<Double>, what: String) throws(RPCError) -> Double? {
+        guard let v = member(key) else { return nil }
+        guard let d = v.doubleValue, d.isFinite, range.contains(d) else {
+            throw .invalidParams(field: field(key), "must be \(what), got \(describe(v))")
+        }
+        return d
+    }
+
+    /// An integer in `range`.
+    public func integer(_ key: String, in range: ClosedRange<Int>) throws(RPCError) -> Int? {
+        guard let v = member(key) else { return nil }
+        guard let i = v.intValue, range.contains(i) else {
+            throw .invalidParams(field: field(key), "must be an integer from \(range.lowerBound) to \(range.upperBound), got \(describe(v))")
+        }
+        return i
+    }
+
+    public func bool(_ key: String) throws(RPCError) -> Bool? {
+        guard let v = member(key) else { return nil }
+        guard let b = v.boolValue else { throw .invalidParams(field: field(key), "must be true or false, got \(v.typeName)") }
+        return b
+    }
+
+    /// One of `choices`.
+    public func choice(_ key: String, _ choices: [String]) throws(RPCError) -> String? {
+        guard let s = try string(key) else { return nil }
+        guard choices.contains(s) else {
+            throw .invalidParams(field: field(key), "must be one of \(choices.map { "\"\($0)\"" }.joined(separator: ", ")), got \"\(s)\"")
+        }
+        return s
+    }
+
+    /// A nested object's reader.
+    public func object(_ key: String) throws(RPCError) -> ParamReader? {
+        guard let v = member(key) else { return nil }
+        guard v.isObject else { throw .invalidParams(field: field(key), "must be an object, got \(v.typeName)") }
+        return try ParamReader(v, path: field(key))
+    }
+
+    private func describe(_ v: JSONValue) -> String {
+        if case .number(let d) = v { return JSONWriter.string(.number(d)) }
+        return v.typeName
+    }
+}
+
+/// Offset encodings a connection can choose with `initialize`.
+public enum OffsetEncoding: String, Sendable, CaseIterable {
+    case utf8 = "utf-8"
+    case utf16 = "utf-16"
+    case utf32 = "utf-32"
+}
+
+/// `initialize` params: `{offsetEncodings?: [..], client?: {..}}`.
+public struct InitializeParams: Sendable {
+    /// The client's preferred encodings, best first; the server takes the first it knows.
+    public var offsetEncodings: [String]
+    public var client: JSONValue?
+
+    public init(offsetEncodings: [String] = [], client: JSONValue? = nil) {
+        self.offsetEncodings = offsetEncodings
+        self.client = client
+    }
+
+    public init(json params: JSONValue?) throws(RPCError) {
+        let reader = try ParamReader(params)
+        var encodings: [String] = []
+        if let v = reader.member("offsetEncodings") {
+            guard let list = v.arrayValue else {
+                throw .invalidParams(field: "offsetEncodings", "must be an array of strings, got \(v.typeName)")
+            }
+            for (i, e) in list.enumerated() {
+                guard let s = e.stringValue else {
+                    throw .invalidParams(field: "offsetEncodings[\(i)]", "must be a string, got \(e.typeName)")
+                }
+                encodings.append(s)
+            }
+        }
+        if let client = reader.member("client"), !client.isObject {
+            throw .invalidParams(field: "client", "must be an object, got \(client.typeName)")
+        }
+        self.offsetEncodings = encodings
+        self.client = reader.member("client")
+    }
+
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = []
+        if !offsetEncodings.isEmpty { members.append(("offsetEncodings", .array(offsetEncodings.map { .string($0) }))) }
+        if let client { members.append(("client", client)) }
+        return .object(members)
+    }
+}
+
+/// A font request: `{family?, size?, weight?, style?}`; absent members take the defaults.
+public struct FontSpec: Sendable, Equatable {
+    public var family: String?
+    public var size: Double?
+    public var weight: Int?
+    public var style: String?
+
+    public static let styles = ["normal", "italic", "oblique"]
+    /// Largest font size accepted, in points.
+    public static let maxSize = 10_000.0
+
+    public init(family: String? = nil, size: Double? = nil, weight: Int? = nil, style: String? = nil) {
+        self.family = family
+        self.size = size
+        self.weight = weight
+        self.style = style
+    }
+
+    public init(_ reader: ParamReader) throws(RPCError) {
+        family = try reader.string("family", maxLength: 1024)
+        if let family, family.trimmingCharacters(in: " ").isEmpty {
+            throw .invalidParams(field: reader.field("family"), "must not be empty")
+        }
+        if let v = reader.member("size"), let d = v.doubleValue, d.isFinite, d <= 0 {
+            throw .invalidParams(field: reader.field("size"), "must be greater than 0, got \(JSONWriter.string(v))")
+        }
+        size = try reader.number("size", in: Double.leastNonzeroMagnitude...FontSpec.maxSize,
+                                 what: "a number of points greater than 0 and at most \(Int(FontSpec.maxSize))")
+        weight = try reader.integer("weight", in: 1...1000)
+        style = try reader.choice("style", FontSpec.styles)
+    }
+
+    /// Parses "Noto Sans Bold Italic 16" (family words, then optional style words and a size).
+    public init(parsing text: String) {
+        var words = text.split(separator: " ").map(String.init)
+        if let last = words.last, let size = Double(last), size > 0 { self.size = size; words.removeLast() }
+        while let last = words.last?.lowercased() {
+            if last == "bold" { weight = 700 } else if last == "light" { weight = 300 }
+            else if last == "italic" || last == "oblique" { style = last } else { break }
+            words.removeLast()
+        }
+        if !words.isEmpty { family = words.joined(separator: " ") }
+    }
+
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = []
+        if let family { members.append(("family", .string(family))) }
+        if let size { members.append(("size", .number(size))) }
+        if let weight { members.append(("weight", .number(Double(weight)))) }
+        if let style { members.append(("style", .string(style))) }
+        return .object(members)
+    }
+}
+
+extension String {
+    func trimmingCharacters(in set: Character) -> String {
+        String(self.drop(while: { $0 == set }).reversed().drop(while: { $0 == set }).reversed())
+    }
+}
+
+/// `layout` (and `measure`) params. Only `text` is required; members this version does not
+/// know are ignored.
+public struct LayoutParams: Sendable {
+    public var text: String
+    /// nil: no wrapping.
+    public var width: Double?
+    public var font: FontSpec
+    /// BCP 47 language of the text, for line breaking, font choice and shaping.
+    public var language: String?
+    /// `auto` (default), `ltr` or `rtl`: the paragraphs' base direction.
+    public var direction: String?
+
+    public static let directions = ["auto", "ltr", "rtl"]
+    /// Largest width accepted, in points.
+    public static let maxWidth = 1e9
+
+    public init(text: String, width: Double? = nil, font: FontSpec = FontSpec(), language: String? = nil,
+                direction: String? = nil) {
+        self.text = text
+        self.width = width
+        self.font = font
+        self.language = language
+        self.direction = direction
+    }
+
+    public init(json params: JSONValue?) throws(RPCError) {
+        let reader = try ParamReader(params)
+        text = try reader.requiredString("text")
+        if let v = reader.member("width"), let d = v.doubleValue, d < 0 {
+            throw .invalidParams(field: "width", "must not be negative, got \(JSONWriter.string(v))")
+        }
+        width = try reader.number("width", in: 0...LayoutParams.maxWidth,
+                                  what: "a number of points from 0 to 1e9, or null for no wrapping")
+        font = try reader.object("font").map { (r) throws(RPCError) in try FontSpec(r) } ?? FontSpec()
+        language = try reader.string("language", maxLength: 64)
+        if let language, !language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
+            throw .invalidParams(field: "language", "must be a BCP 47 language tag such as \"en\" or \"zh-Hans\", got \"\(language)\"")
+        }
+        direction = try reader.choice("direction", LayoutParams.directions)
+        if let p = try reader.object("paragraph") {
+            // `paragraph.direction` is the pinned home of the base direction.
+            if let d = try p.choice("direction", LayoutParams.directions) { direction = d }
+        }
+    }
+
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = [("text", .string(text))]
+        if let width { members.append(("width", .number(width))) }
+        if font != FontSpec() { members.append(("font", font.json)) }
+        if let language { members.append(("language", .string(language))) }
+        if let direction { members.append(("direction", .string(direction))) }
+        return .object(members)
+    }
+}

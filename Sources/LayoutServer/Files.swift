@@ -1,0 +1,43 @@
+import LayoutTransport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Small file-system helpers over POSIX calls.
+public enum Files {
+    /// The whole file at `path`, capped at `limit` bytes. Fails with the errno of open/read.
+    public static func read(_ path: String, limit: Int = 16 << 20) throws -> [UInt8] {
+        let fd = FileDescriptor(adopting: try syscall("open \(path)") { open(path, O_RDONLY | O_CLOEXEC) })
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = try chunk.withUnsafeMutableBytes { (raw) throws -> Int in
+                try syscall("read \(path)") { Glibc.read(fd.rawValue, raw.baseAddress, raw.count) }
+            }
+            if n == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<n])
+            if bytes.count > limit { throw Errno(EFBIG, "read \(path)") }
+        }
+    }
+
+    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// The folder part of a path ("." when there is none).
+    public static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// `path` resolved against `base` when relative.
+    public static func resolve(_ path: String, relativeTo base: String) -> String {
+        path.hasPrefix("/") ? path : "\(base)/\(path)"
+    }
+
+    /// The running executable's path, from /proc/self/exe.
+    public static func executablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,153 @@
+import LayoutEngine
+import LayoutProtocol
+
+/// Per-connection protocol state: the offset encoding chosen with `initialize`.
+/// Used by one thread at a time (the connection's).
+public final class Session {
+    public var offsetEncoding: OffsetEncoding = .utf16
+    public var initialized = false
+    public init() {}
+}
+
+/// Answers JSON-RPC messages: decodes, validates, dispatches to the engine and encodes the
+/// result. Stateless apart from the shared engine; thread-safe.
+public final class LayoutService: Sendable {
+    public static let protocolVersion = 1
+    public static let serverName = "layoutd"
+    public static let serverVersion = "0.1.0"
+    /// Methods answered, as `initialize` lists them.
+    public static let methods = ["initialize", "layout", "ping"]
+
+    public let engine: TextLayoutEngine
+    public let configuration: ServerConfiguration
+
+    public init(engine: TextLayoutEngine, configuration: ServerConfiguration) {
+        self.engine = engine
+        self.configuration = configuration
+    }
+
+    /// Handles one line of input; returns the line to send back, or nil when nothing is owed
+    /// (notifications, blank lines).
+    public func handle(line: [UInt8], session: Session) -> [UInt8]? {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
+        let message: JSONValue
+        do {
+            message = try JSONParser.parse(line)
+        } catch {
+            return JSONWriter.serialize(RPCResponse.failure(id: .null, error: RPCError(.parseError, "parse error: \(error)")))
+        }
+        return handle(message: message, session: session).map(JSONWriter.serialize)
+    }
+
+    /// Handles a parsed message: a request, a notification or a batch.
+    public func handle(message: JSONValue, session: Session) -> JSONValue? {
+        guard case .array(let batch) = message else { return handle(single: message, session: session) }
+        guard !batch.isEmpty else {
+            return RPCResponse.failure(id: .null, error: RPCError(.invalidRequest, "invalid request: empty batch"))
+        }
+        let responses = batch.compactMap { handle(single: $0, session: session) }
+        return responses.isEmpty ? nil : .array(responses)
+    }
+
+    private func handle(single message: JSONValue, session: Session) -> JSONValue? {
+        let request: RPCRequest
+        switch RPCRequest.decode(message) {
+        case .failure(let failure): return RPCResponse.failure(id: failure.id, error: failure.error)
+        case .success(let r): request = r
+        }
+        do {
+            let result = try call(request, session: session)
+            guard let id = request.id else { return nil }
+            return RPCResponse.success(id: id, result: result)
+        } catch {
+            guard let id = request.id else { return nil }
+            return RPCResponse.failure(id: id, error: error)
+        }
+    }
+
+    /// Runs one method.
+    public func call(_ request: RPCRequest, session: Session) throws(RPCError) -> JSONValue {
+        switch request.method {
+        case "initialize": return try initialize(request.params, session: session)
+        case "layout": return try layout(request.params, session: session)
+        case "ping": return ["pong": true]
+        case let method where method.hasPrefix("$/"):
+            // Protocol notifications such as $/cancelRequest: requests are answered in order,
+            // so there is nothing left to cancel by the time one is read.
+            return .null
+        default:
+            throw RPCError(.methodNotFound, "method not found: \"\(request.method)\"; this server answers \(Self.methods.joined(separator: ", "))")
+        }
+    }
+
+    private func initialize(_ params: JSONValue?, session: Session) throws(RPCError) -> JSONValue {
+        let p = try InitializeParams(json: params)
+        var chosen = OffsetEncoding.utf16
+        if !p.offsetEncodings.isEmpty {
+            guard let first = p.offsetEncodings.lazy.compactMap(OffsetEncoding.init(rawValue:)).first else {
+                throw .invalidParams(field: "offsetEncodings", "names no encoding this server knows (utf-8, utf-16, utf-32)")
+            }
+            chosen = first
+        }
+        session.offsetEncoding = chosen
+        session.initialized = true
+        return [
+            "protocolVersion": .number(Double(Self.protocolVersion)),
+            "offsetEncoding": .string(chosen.rawValue),
+            "server": ["name": .string(Self.serverName), "version": .string(Self.serverVersion)],
+            "capabilities": ["methods": .array(Self.methods.map { .string($0) }), "plugins": []],
+        ]
+    }
+
+    private func layout(_ params: JSONValue?, session: Session) throws(RPCError) -> JSONValue {
+        let p = try LayoutParams(json: params)
+        let text = Array(p.text.utf16)
+        guard text.count <= configuration.maxTextLength else {
+            throw .invalidParams(field: "text", "is \(text.count) UTF-16 units long; this server accepts at most \(configuration.maxTextLength)")
+        }
+        let font = FontDescriptor(
+            family: p.font.family ?? configuration.defaultFamily, size: p.font.size ?? configuration.defaultSize,
+            weight: p.font.weight ?? 400, style: p.font.style.flatMap(FontDescriptor.Style.init(rawValue:)) ?? .normal)
+        let request = LayoutRequest(text: text, width: p.width, font: font, language: p.language ?? "",
+                                    direction: p.direction.flatMap(ParagraphDirection.init(rawValue:)) ?? .auto)
+        let layout: TextLayout
+        do { layout = try engine.layout(request) } catch { throw Self.rpcError(error) }
+        let offsets = OffsetMapping(text: text, encoding: session.offsetEncoding.engineEncoding)
+        let lines = layout.lines.map {
+            LineResult(start: offsets.convert($0.start), end: offsets.convert($0.end), x: wire($0.x), y: wire($0.y),
+                       width: wire($0.width), height: wire($0.height), baseline: wire($0.baseline),
+                       ascent: wire($0.ascent), descent: wire($0.descent))
+        }
+        return LayoutResult(width: wire(layout.width), height: wire(layout.height), lines: lines).json
+    }
+
+    /// An engine error as the JSON-RPC error a client can act on.
+    static func rpcError(_ error: any Error) -> RPCError {
+        switch error {
+        case let e as EngineError:
+            switch e {
+            case .textTooLong: return .invalidParams(field: "text", e.description)
+            case .noFontsAvailable, .unreadableFont, .fontConfigurationFailed:
+                return RPCError(.serverError, "\(e.description)")
+            case .icuFailed: return RPCError(.internalError, "internal error: \(e.description)")
+            }
+        default:
+            return RPCError(.internalError, "internal error: \(error)")
+        }
+    }
+}
+
+/// A coordinate as sent on the wire: rounded to 1/1000 point, which no renderer can tell
+/// apart and which keeps results short and readable.
+@inline(__always)
+func wire(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+
+extension OffsetEncoding {
+    var engineEncoding: TextEncoding {
+        switch self {
+        case .utf8: .utf8
+        case .utf16: .utf16
+        case .utf32: .utf32
+        }
+    }
+}

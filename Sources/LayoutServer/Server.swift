@@ -1,0 +1,80 @@
+import LayoutProtocol
+import LayoutTransport
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Accepts connections on a listening socket and serves each on its own thread: reads
+/// line-framed JSON-RPC messages, answers each in order. The shared `LayoutService` does the
+/// work; the server owns only sockets and counts.
+public final class Server: Sendable {
+    public let service: LayoutService
+    private let active = Atomic<Int>(0)
+
+    public init(service: LayoutService) { self.service = service }
+
+    /// Connections open now.
+    public var activeConnections: Int { active.load(ordering: .relaxed) }
+
+    /// Accepts forever on `listener` (returns only if accepting fails for good).
+    public func serve(listener: borrowing FileDescriptor) {
+        let limit = service.configuration.maxConnections
+        while true {
+            let raw: Int32
+            do {
+                raw = try UnixSocket.accept(listener).release()
+            } catch {
+                if error.code == EMFILE || error.code == ENFILE || error.code == ENOBUFS || error.code == ENOMEM {
+                    Log.warning("\(error); retrying in 100 ms")
+                    usleep(100_000)
+                    continue
+                }
+                if error.code == ECONNABORTED { continue }
+                Log.error("\(error); no longer accepting connections")
+                return
+            }
+            if active.wrappingAdd(1, ordering: .relaxed).newValue > limit {
+                active.wrappingSubtract(1, ordering: .relaxed)
+                let reply = RPCResponse.failure(id: .null, error: RPCError(.serverError, "too many connections: this server serves at most \(limit) at once; retry later"))
+                var bytes = JSONWriter.serialize(reply)
+                bytes.append(0x0A)
+                _ = bytes.withUnsafeBytes { try? UnixSocket.writeAll(raw, $0) }
+                _ = close(raw)
+                continue
+            }
+            do {
+                try spawnDetachedThread { [self] in
+                    self.serveConnection(LineConnection(adopting: FileDescriptor(adopting: raw), maxLineLength: self.service.configuration.maxMessageBytes))
+                    self.active.wrappingSubtract(1, ordering: .relaxed)
+                }
+            } catch {
+                Log.warning("cannot start a thread for a connection: \(error)")
+                _ = close(raw)
+                active.wrappingSubtract(1, ordering: .relaxed)
+            }
+        }
+    }
+
+    private func serveConnection(_ connection: LineConnection) {
+        let session = Session()
+        defer { connection.close() }
+        do {
+            while let frame = try connection.receiveFrame() {
+                switch frame {
+                case .oversized:
+                    let limit = service.configuration.maxMessageBytes
+                    let error = RPCError(.invalidRequest, "invalid request: message exceeds \(limit) bytes; the connection is closed")
+                    try connection.send(RPCResponse.failure(id: .null, error: error))
+                    return
+                case .line(let bytes):
+                    if let reply = service.handle(line: bytes, session: session) {
+                        try connection.send(line: reply)
+                    }
+                }
+            }
+        } catch {
+            Log.debug("connection closed: \(error)")
+        }
+    }
+}

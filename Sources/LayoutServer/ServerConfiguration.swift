@@ -1,0 +1,80 @@
+import LayoutProtocol
+import LayoutTransport
+
+/// layoutd's configuration: the JSON file given with `--config` (see config/layoutd.json),
+/// over built-in defaults. Relative paths in the file are relative to the file's folder.
+public struct ServerConfiguration: Sendable {
+    /// The fontconfig file that pins which fonts layoutd sees; nil: the system's.
+    public var fontConfig: String?
+    /// Font used where a request names none (or leaves out part of it).
+    public var defaultFamily = "sans-serif"
+    public var defaultSize = 16.0
+    /// Longest message line accepted, in bytes.
+    public var maxMessageBytes = 16 << 20
+    /// Longest `text` accepted, in UTF-16 units.
+    public var maxTextLength = 4 << 20
+    /// Connections served at once; more are refused.
+    public var maxConnections = 256
+    /// Where the configuration came from, for the log.
+    public var source = "built-in defaults"
+
+    public init() {}
+
+    /// Why a configuration file was refused.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Reads `path`. Fails with a message naming the file and the member at fault.
+    public static func load(path: String) throws(Failure) -> ServerConfiguration {
+        let bytes: [UInt8]
+        do { bytes = try Files.read(path, limit: 1 << 20) } catch { throw Failure(description: "\(error)") }
+        let json: JSONValue
+        do { json = try JSONParser.parse(bytes) } catch {
+            throw Failure(description: "\(path): not valid JSON: \(error)")
+        }
+        guard json.isObject else { throw Failure(description: "\(path): expected a JSON object") }
+        var config = ServerConfiguration()
+        config.source = path
+        let base = Files.directory(of: path)
+        do {
+            let reader = try ParamReader(json)
+            if let fc = try reader.string("fontConfig") { config.fontConfig = Files.resolve(fc, relativeTo: base) }
+            if let font = try reader.object("defaultFont") {
+                let spec = try FontSpec(font)
+                config.defaultFamily = spec.family ?? config.defaultFamily
+                config.defaultSize = spec.size ?? config.defaultSize
+            }
+            if let limits = try reader.object("limits") {
+                config.maxMessageBytes = try limits.integer("maxMessageBytes", in: 1024...(1 << 30)) ?? config.maxMessageBytes
+                config.maxTextLength = try limits.integer("maxTextLength", in: 1...(64 << 20)) ?? config.maxTextLength
+                config.maxConnections = try limits.integer("maxConnections", in: 1...65536) ?? config.maxConnections
+            }
+        } catch {
+            throw Failure(description: "\(path): \(error.message.replacingPrefix("invalid params: ", with: ""))")
+        }
+        return config
+    }
+
+    /// The configuration file to use when `--config` is not given: `$LAYOUTD_CONFIG`, then
+    /// `/etc/layoutd/layoutd.json`, then `config/layoutd.json` of the source tree the
+    /// executable was built in (found by walking up from it), else nil (built-in defaults).
+    public static func defaultPath(environment: (String) -> String?) -> String? {
+        if let env = environment("LAYOUTD_CONFIG"), !env.isEmpty { return env }
+        if Files.exists("/etc/layoutd/layoutd.json") { return "/etc/layoutd/layoutd.json" }
+        guard var dir = Files.executablePath().map(Files.directory(of:)) else { return nil }
+        for _ in 0..<6 {
+            let candidate = "\(dir)/config/layoutd.json"
+            if Files.exists(candidate) { return candidate }
+            if dir == "/" { break }
+            dir = Files.directory(of: dir)
+        }
+        return nil
+    }
+}
+
+extension String {
+    func replacingPrefix(_ prefix: String, with replacement: String) -> String {
+        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
+    }
+}

@@ -1,0 +1,66 @@
+import LayoutTransport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where layoutd listens, and getting that place ready.
+public enum SocketPath {
+    /// `$XDG_RUNTIME_DIR/layoutd/layoutd.sock`, or `/tmp/layoutd-$UID/layoutd.sock` when the
+    /// variable is unset or empty.
+    public static func defaultPath(environment: (String) -> String?) -> String {
+        if let runtime = environment("XDG_RUNTIME_DIR"), !runtime.isEmpty {
+            return "\(runtime)/layoutd/layoutd.sock"
+        }
+        return "/tmp/layoutd-\(getuid())/layoutd.sock"
+    }
+
+    /// Why the socket cannot be set up.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Creates the socket's folder (0700) if it is missing and checks it is a real folder of
+    /// ours; removes a stale socket file a dead daemon left; refuses to take over a socket a
+    /// live daemon is listening on. Then binds and listens (socket file 0600).
+    public static func listen(at path: String) throws(Failure) -> FileDescriptor {
+        let directory = Files.directory(of: path)
+        if mkdir(directory, 0o700) != 0 {
+            let code = errno
+            guard code == EEXIST else {
+                throw Failure(description: "cannot create the socket folder \(directory): \(Errno(code, "mkdir"))")
+            }
+        }
+        var info = stat()
+        guard lstat(directory, &info) == 0 else {
+            throw Failure(description: "cannot inspect the socket folder \(directory): \(Errno(errno, "lstat"))")
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw Failure(description: "\(directory) is not a folder (a symbolic link or a file); remove it or choose another --socket")
+        }
+        if directory.hasPrefix("/tmp/layoutd-"), info.st_uid != getuid() {
+            throw Failure(description: "\(directory) belongs to uid \(info.st_uid), not to this user (\(getuid())); remove it or choose another --socket")
+        }
+        if Files.exists(path) {
+            do {
+                var probe = try UnixSocket.connect(path: path)
+                probe.close()
+                throw Failure(description: "another layoutd is already listening on \(path)")
+            } catch let error as Errno {
+                guard error.code == ECONNREFUSED || error.code == ENOENT else {
+                    throw Failure(description: "\(path) exists and cannot be probed: \(error)")
+                }
+                Log.info("removing stale socket \(path)")
+                unlink(path)
+            } catch let failure as Failure {
+                throw failure
+            } catch {
+                throw Failure(description: "\(error)")
+            }
+        }
+        do {
+            return try UnixSocket.listen(path: path)
+        } catch {
+            throw Failure(description: "cannot listen on \(path): \(error)")
+        }
+    }
+}

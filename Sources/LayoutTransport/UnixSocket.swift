@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Unix stream sockets: listening, accepting, connecting; whole reads and writes.
+public enum UnixSocket {
+    /// Longest socket path the kernel accepts (sun_path less its NUL).
+    public static let maxPathLength = 107
+
+    private static func address(_ path: String) throws(Errno) -> sockaddr_un {
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count <= maxPathLength else { throw Errno(ENAMETOOLONG, "socket path \(path)") }
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+            raw[bytes.count] = 0
+        }
+        return addr
+    }
+
+    /// Binds and listens on `path` (which must not exist), with the socket file made
+    /// owner-only (0600). Returns the listening descriptor.
+    public static func listen(path: String, backlog: Int32 = 128) throws(Errno) -> FileDescriptor {
+        var addr = try address(path)
+        let fd = FileDescriptor(adopting: try syscall("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) })
+        let previous = umask(0o177)
+        defer { umask(previous) }
+        let size = socklen_t(MemoryLayout<sockaddr_un>.size)
+        try syscall("bind \(path)") {
+            withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd.rawValue, $0, size) } }
+        }
+        try syscall("listen \(path)") { Glibc.listen(fd.rawValue, backlog) }
+        return fd
+    }
+
+    /// Connects to the socket at `path`.
+    public static func connect(path: String) throws(Errno) -> FileDescriptor {
+        var addr = try address(path)
+        let fd = FileDescriptor(adopting: try syscall("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) })
+        let size = socklen_t(MemoryLayout<sockaddr_un>.size)
+        try syscall("connect \(path)") {
+            withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd.rawValue, $0, size) } }
+        }
+        return fd
+    }
+
+    /// Accepts one connection (blocking).
+    public static func accept(_ listener: borrowing FileDescriptor) throws(Errno) -> FileDescriptor {
+        let fd = FileDescriptor(adopting: try syscall("accept") { Glibc.accept(listener.rawValue, nil, nil) })
+        _ = fcntl(fd.rawValue, F_SETFD, FD_CLOEXEC)
+        return fd
+    }
+
+    /// Writes all of `bytes` (retrying short writes and EINTR). MSG_NOSIGNAL: a vanished peer
+    /// is an EPIPE error, never a SIGPIPE.
+    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = try syscall("send") { send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            offset += n
+        }
+    }
+
+    /// Reads up to `buffer.count` bytes; 0 at end of stream.
+    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        try syscall("recv") { recv(fd, buffer.baseAddress, buffer.count, 0) }
+    }
+}

@@ -1,0 +1,122 @@
+// layoutd — the text layout daemon. See README.md and docs/protocol.md.
+import LayoutEngine
+import LayoutServer
+import LayoutTransport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let usage = """
+    usage: layoutd [--socket PATH] [--config FILE] [--log-level debug|info|warning|error]
+
+      --socket PATH   listen here (default $XDG_RUNTIME_DIR/layoutd/layoutd.sock,
+                      or /tmp/layoutd-$UID/layoutd.sock)
+      --config FILE   configuration (default $LAYOUTD_CONFIG, /etc/layoutd/layoutd.json,
+                      or config/layoutd.json of the source tree layoutd was built in)
+    """
+
+func fail(_ message: String, status: Int32 = 1) -> Never {
+    Log.error(message)
+    exit(status)
+}
+
+func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+
+// MARK: Arguments
+var socketPath: String?
+var configPath: String?
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--socket":
+        guard let value = arguments.popFirst() else { fail("--socket needs a path\n\(usage)", status: 2) }
+        socketPath = value
+    case "--config":
+        guard let value = arguments.popFirst() else { fail("--config needs a file\n\(usage)", status: 2) }
+        configPath = value
+    case "--log-level":
+        let levels: [String: Log.Level] = ["debug": .debug, "info": .info, "warning": .warning, "error": .error]
+        guard let value = arguments.popFirst(), let level = levels[value] else {
+            fail("--log-level needs one of debug, info, warning, error", status: 2)
+        }
+        Log.setMinimumLevel(level)
+    case "--version":
+        print("\(LayoutService.serverName) \(LayoutService.serverVersion)")
+        exit(0)
+    case "-h", "--help":
+        print(usage)
+        exit(0)
+    default:
+        fail("unknown argument \(argument)\n\(usage)", status: 2)
+    }
+}
+
+// MARK: Configuration and fonts
+let configuration: ServerConfiguration
+if let path = configPath ?? ServerConfiguration.defaultPath(environment: environment) {
+    do { configuration = try ServerConfiguration.load(path: path) } catch { fail("bad configuration: \(error)") }
+} else {
+    configuration = ServerConfiguration()
+}
+let fonts: FontSystem
+do {
+    fonts = try FontSystem(fontConfigPath: configuration.fontConfig)
+} catch {
+    fail("\(error)")
+}
+Log.info("configuration: \(configuration.source); fonts: \(configuration.fontConfig ?? "system fontconfig") (\(fonts.fontCount) faces)")
+if fonts.fontCount == 0 { fail("the font configuration lists no fonts; install the font packages (scripts/setup)") }
+
+let engine = TextLayoutEngine(fonts: fonts, maxTextLength: configuration.maxTextLength)
+// Warm the default font and the fallbacks the common scripts need before taking requests.
+do {
+    let sample = "Hello, world — Привет, Γειά σου, مرحبا, שלום, नमस्ते, 你好, こんにちは, 안녕하세요, สวัสดี"
+    _ = try engine.layout(LayoutRequest(
+        text: Array(sample.utf16), width: 200,
+        font: FontDescriptor(family: configuration.defaultFamily, size: configuration.defaultSize)))
+} catch {
+    fail("cannot lay out text with the configured fonts: \(error)")
+}
+
+// MARK: Signals
+signal(SIGPIPE, SIG_IGN)
+var stopSignals = sigset_t()
+sigemptyset(&stopSignals)
+sigaddset(&stopSignals, SIGTERM)
+sigaddset(&stopSignals, SIGINT)
+pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+
+// MARK: Socket and serving
+let path = socketPath ?? SocketPath.defaultPath(environment: environment)
+
+func openListener() -> FileDescriptor {
+    do { return try SocketPath.listen(at: path) } catch { fail("\(error)") }
+}
+
+/// SIGTERM and SIGINT: remove the socket file and exit.
+func startSignalThread(_ signals: sigset_t) {
+    do {
+        try spawnDetachedThread {
+            var set = signals
+            var received: Int32 = 0
+            sigwait(&set, &received)
+            Log.info("signal \(received): stopping")
+            unlink(path)
+            exit(0)
+        }
+    } catch {
+        fail("cannot start the signal thread: \(error)")
+    }
+}
+
+@MainActor func run(listener: consuming FileDescriptor) -> Never {
+    startSignalThread(stopSignals)
+    print("layoutd listening on \(path)")
+    fflush(nil)
+    Log.info("listening on \(path)")
+    Server(service: LayoutService(engine: engine, configuration: configuration)).serve(listener: listener)
+    unlink(path)
+    exit(1)
+}
+
+run(listener: openListener())
