@@ -1,0 +1,50 @@
+import Testing
+@testable import LayoutEngine
+
+@Suite struct TextTests {
+    func paragraphs(_ s: String) -> [ParagraphRange] {
+        utf16(s).withUnsafeBufferPointer { paragraphRanges($0) }
+    }
+
+    @Test func paragraphSeparators() {
+        #expect(paragraphs("ab") == [ParagraphRange(start: 0, contentEnd: 2, end: 2)])
+        #expect(paragraphs("a\nb\r\nc\rd\u{2029}e\u{85}f") == [
+            ParagraphRange(start: 0, contentEnd: 1, end: 2),
+            ParagraphRange(start: 2, contentEnd: 3, end: 5),
+            ParagraphRange(start: 5, contentEnd: 6, end: 7),
+            ParagraphRange(start: 7, contentEnd: 8, end: 9),
+            ParagraphRange(start: 9, contentEnd: 10, end: 11),
+            ParagraphRange(start: 11, contentEnd: 12, end: 12),
+        ])
+        #expect(paragraphs("a\n") == [ParagraphRange(start: 0, contentEnd: 1, end: 2),
+                                      ParagraphRange(start: 2, contentEnd: 2, end: 2)])
+        #expect(paragraphs("") == [ParagraphRange(start: 0, contentEnd: 0, end: 0)])
+    }
+
+    @Test func offsetMappingCountsEachEncoding() {
+        let text = utf16("aé€😀b")   // 1, 2, 3, 4 UTF-8 bytes; the emoji is a surrogate pair
+        let utf8 = OffsetMapping(text: text, encoding: .utf8)
+        let utf32 = OffsetMapping(text: text, encoding: .utf32)
+        let utf16Map = OffsetMapping(text: text, encoding: .utf16)
+        #expect((0...text.count).map(utf8.convert) == [0, 1, 3, 6, 6, 10, 11])
+        #expect((0...text.count).map(utf32.convert) == [0, 1, 2, 3, 3, 4, 5])
+        #expect((0...text.count).map(utf16Map.convert) == [0, 1, 2, 3, 4, 5, 6])
+    }
+
+    @Test func decodesSurrogatesAndLoneOnes() {
+        let text: [UInt16] = [0xD83D, 0xDE00, 0xD800, 0x41]
+        text.withUnsafeBufferPointer { t in
+            #expect(decodeUTF16(t, at: 0) == (0x1F600, 2))
+            #expect(decodeUTF16(t, at: 2) == (0xFFFD, 1))
+            #expect(decodeUTF16(t, at: 3) == (0x41, 1))
+        }
+    }
+
+    @Test func commonCharactersTakeTheirNeighboursScript() {
+        let text = utf16("12 abc مرحبا!")
+        let clusters = (0...text.count).map(Int32.init)
+        let scripts = text.withUnsafeBufferPointer { resolveClusterScripts(text: $0, clusterStarts: clusters) }
+        #expect(scripts.map(\.tag) == ["Latn", "Latn", "Latn", "Latn", "Latn", "Latn", "Latn",
+                                       "Arab", "Arab", "Arab", "Arab", "Arab", "Arab"])
+    }
+}
