@@ -1,0 +1,138 @@
+import Testing
+@testable import LayoutProtocol
+
+@Suite struct JSONParserTests {
+    @Test func parsesEveryKind() throws {
+        let v = try JSONParser.parse(#" {"a": [1, -2.5e3, true, false, null, "x\u00e9\n"], "b": {}} "#)
+        #expect(v == ["a": [1, -2500, true, false, nil, "xé\n"], "b": .object([])])
+    }
+
+    @Test func decodesSurrogatePairEscapes() throws {
+        #expect(try JSONParser.parse(#""\ud83d\ude00""#) == "😀")
+    }
+
+    @Test(arguments: [
+        (#""\ud83d""#, "lone high surrogate"),
+        (#""\ude00""#, "lone low surrogate"),
+        (#""\ud83d\u0041""#, "lone high surrogate"),
+        ("[", "unexpected end"),
+        ("{", "expected a string key"),
+        ("[1,]", "unexpected character"),
+        ("01", "leading zero"),
+        ("1e999", "out of range"),
+        ("-", "invalid number"),
+        ("nul", "invalid literal"),
+        ("{\"a\" 1}", "expected ':'"),
+        ("[1] 2", "after the JSON value"),
+        ("\"a\u{01}\"", "control character"),
+        (#""\x""#, "invalid escape"),
+        ("NaN", "unexpected character"),
+    ])
+    func rejects(_ text: String, _ expected: String) {
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
+        do { _ = try JSONParser.parse(text) } catch {
+            #expect(error.message.contains(expected), "\(text): \(error)")
+        }
+    }
+
+    @Test func rejectsInvalidUTF8() {
+        let bytes: [UInt8] = [0x22, 0xC3, 0x28, 0x22]
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(bytes) }
+        let escaped: [UInt8] = Array(#""\n"#.utf8) + [0xFF, 0x22]
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(escaped) }
+    }
+
+    @Test func limitsNesting() throws {
+        let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
+        let ok = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(deep) }
+        _ = try JSONParser.parse(ok)
+        // Far deeper than the limit still fails cleanly rather than overflowing the stack.
+        let hostile = String(repeating: "[", count: 1_000_000)
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(hostile) }
+    }
+}
+
+@Suite struct JSONWriterTests {
+    @Test func writesCompactlyAndRoundTrips() throws {
+        let value: JSONValue = ["s": "a\"b\\c\n\u{01}é😀\u{2028}", "n": [0, -1, 1.5, 1e-7, 123456789012], "o": ["t": true, "z": nil]]
+        let text = JSONWriter.string(value)
+        #expect(!text.contains("\n"))
+        #expect(text.contains(#""n":[0,-1,1.5,1e-07,123456789012]"#))
+        #expect(try JSONParser.parse(text) == value)
+    }
+
+    @Test func keepsMemberOrder() {
+        #expect(JSONWriter.string(["b": 1, "a": 2]) == #"{"b":1,"a":2}"#)
+    }
+}
+
+@Suite struct JSONRPCTests {
+    @Test func decodesRequestsAndNotifications() throws {
+        let r = try RPCRequest.decode(["jsonrpc": "2.0", "id": 7, "method": "layout", "params": ["text": "x"]]).get()
+        #expect(r.id == .number(7) && r.method == "layout")
+        let n = try RPCRequest.decode(["jsonrpc": "2.0", "method": "initialized"]).get()
+        #expect(n.id == nil)
+    }
+
+    static let invalidRequests: [(JSONValue, String)] = [
+        (JSONValue.number(1), "expected a JSON-RPC 2.0 request object"),
+        (["jsonrpc": "1.0", "id": 1, "method": "x"], "`jsonrpc` must be \"2.0\""),
+        (["jsonrpc": "2.0", "id": 1, "method": 5], "`method` must be a string"),
+        (["jsonrpc": "2.0", "id": 1, "method": "x", "params": "p"], "`params` must be an object or an array"),
+        (["jsonrpc": "2.0", "id": [1], "method": "x"], "`id` must be"),
+    ]
+
+    @Test(arguments: invalidRequests)
+    func rejectsInvalidRequests(_ value: JSONValue, _ message: String) {
+        guard case .failure(let failure) = RPCRequest.decode(value) else {
+            Issue.record("accepted \(value)")
+            return
+        }
+        #expect(failure.error.code == -32600)
+        #expect(failure.error.message.contains(message))
+    }
+
+    @Test func invalidRequestKeepsItsReadableID() {
+        guard case .failure(let failure) = RPCRequest.decode(["jsonrpc": "2.0", "id": "abc", "method": 1]) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(failure.id == .string("abc"))
+    }
+}
+
+@Suite struct ParamsTests {
+    func layoutError(_ params: JSONValue) -> RPCError? {
+        do { _ = try LayoutParams(json: params); return nil } catch { return error }
+    }
+
+    @Test func requiresText() {
+        #expect(layoutError([:])?.data == ["field": "text"])
+        #expect(layoutError(["text": 5])?.message == "invalid params: `text` must be a string, got number")
+    }
+
+    @Test func validatesWidthAndFont() {
+        #expect(layoutError(["text": "x", "width": -1])?.data == ["field": "width"])
+        #expect(layoutError(["text": "x", "width": "wide"])?.data == ["field": "width"])
+        #expect(layoutError(["text": "x", "font": ["size": 0]])?.data == ["field": "font.size"])
+        #expect(layoutError(["text": "x", "font": ["size": -3]])?.data == ["field": "font.size"])
+        #expect(layoutError(["text": "x", "font": ["size": 1e6]])?.data == ["field": "font.size"])
+        #expect(layoutError(["text": "x", "font": ["weight": 1001]])?.data == ["field": "font.weight"])
+        #expect(layoutError(["text": "x", "font": ["style": "slanted"]])?.data == ["field": "font.style"])
+        #expect(layoutError(["text": "x", "font": "Noto Sans"])?.data == ["field": "font"])
+        #expect(layoutError(["text": "x", "language": "en us!"])?.data == ["field": "language"])
+        #expect(layoutError(["text": "x", "paragraph": ["direction": "up"]])?.data == ["field": "paragraph.direction"])
+    }
+
+    @Test func acceptsNullAsAbsent() throws {
+        let p = try LayoutParams(json: ["text": "x", "width": nil, "font": ["family": "Noto Sans", "size": 12]])
+        #expect(p.width == nil && p.font.size == 12 && p.font.family == "Noto Sans")
+    }
+
+    @Test func parsesFontShorthand() {
+        #expect(FontSpec(parsing: "Noto Sans 16") == FontSpec(family: "Noto Sans", size: 16))
+        #expect(FontSpec(parsing: "DejaVu Serif Bold Italic 12.5") == FontSpec(family: "DejaVu Serif", size: 12.5, weight: 700, style: "italic"))
+        #expect(FontSpec(parsing: "14") == FontSpec(size: 14))
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import LayoutProtocol
+import Testing
+
+/// Bad input gets the JSON-RPC error the protocol names, and the connection carries on.
+@Suite(.serialized) struct BadInputTests {
+    static let cases: [(String, Int, String?)] = [
+        ("{not json", -32700, nil),
+        ("[1, 2", -32700, nil),
+        ("\"just a string\"", -32600, nil),
+        (#"{"jsonrpc": "2.0", "id": 1}"#, -32600, nil),
+        (#"{"jsonrpc": "1.0", "id": 1, "method": "layout"}"#, -32600, nil),
+        (#"{"jsonrpc": "2.0", "id": 1, "method": "frobnicate"}"#, -32601, nil),
+        (#"{"jsonrpc": "2.0", "id": 1, "method": "layout"}"#, -32602, "text"),
+        (#"{"jsonrpc": "2.0", "id": 1, "method": "layout", "params": {}}"#, -32602, "text"),
+        (#"{"jsonrpc": "2.0", "id": 1, "method": "layout", "params": {"text": 42}}"#, -32602, "text"),
+        (#"{"jsonrpc": "2.0", "id": 1, "method": "layout", "params": {"text": "x", "width": -5}}"#, -32602, "width"),
+        (#"{"jsonrpc": "2.0", "id": 1, "method": "layout", "params": {"text": "x", "width": "wide"}}"#, -32602, "width"),
+        (#"{"jsonrpc": "2.0", "id": 1, "method": "layout", "params": {"text": "x", "width": 1e999}}"#, -32700, nil),
+        (#"{"jsonrpc": "2.0", "id": 1, "method": "layout", "params": {"text": "x", "font": {"size": 0}}}"#, -32602, "font.size"),
+        (#"{"jsonrpc": "2.0", "id": 1, "method": "layout", "params": {"text": "x", "font": {"size": -1}}}"#, -32602, "font.size"),
+        (#"{"jsonrpc": "2.0", "id": 1, "method": "layout", "params": {"text": "x", "font": {"family": 3}}}"#, -32602, "font.family"),
+        (#"{"jsonrpc": "2.0", "id": 1, "method": "layout", "params": ["x"]}"#, -32602, nil),
+        (#"{"jsonrpc": "2.0", "id": 1, "method": "layout", "params": {"text": "\ud800"}}"#, -32700, nil),
+    ]
+
+    @Test func eachGetsItsErrorAndTheConnectionCarriesOn() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        for (line, code, field) in Self.cases {
+            let reply = try #require(try client.raw(line), "no reply to \(line)")
+            #expect(reply["jsonrpc"] == "2.0")
+            #expect(reply["error"]?["code"] == .number(Double(code)), "\(line) → \(JSONWriter.string(reply))")
+            let message = reply["error"]?["message"]?.stringValue ?? ""
+            #expect(!message.isEmpty)
+            if let field {
+                #expect(reply["error"]?["data"]?["field"] == .string(field), "\(line) → \(message)")
+                #expect(message.contains("`\(field)`"), "the message names the field: \(message)")
+            }
+            #expect(try client.result("ping")["pong"] == true, "connection still works after \(line)")
+        }
+    }
+
+    @Test func invalidUTF8IsAParseError() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        var bytes = Array(#"{"jsonrpc":"2.0","id":1,"method":"layout","params":{"text":""#.utf8)
+        bytes += [0xC3, 0x28] + Array(#""}}"#.utf8)
+        try client.connection.send(line: bytes)
+        let reply = try #require(try client.connection.receive())
+        #expect(reply["error"]?["code"] == -32700)
+        #expect(try client.result("ping")["pong"] == true)
+    }
+
+    /// The examples of JSON-RPC 2.0 §7 for batches, answered as the spec shows.
+    @Test func batchesFollowTheSpecification() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let empty = try #require(try client.raw("[]"))
+        #expect(empty["error"]?["code"] == -32600 && empty["id"] == .null)
+
+        let one = try #require(try client.raw("[1]"))
+        #expect(one.arrayValue?.count == 1 && one.arrayValue?[0]["error"]?["code"] == -32600)
+
+        let three = try #require(try client.raw("[1,2,3]"))
+        #expect(three.arrayValue?.count == 3)
+
+        let mixed = try #require(try client.raw("""
+            [{"jsonrpc":"2.0","method":"ping","params":{},"id":"1"},{"jsonrpc":"2.0","method":"notify_hello","params":[7]},\
+            {"jsonrpc":"2.0","method":"frobnicate","id":"5"},{"foo":"boo"},{"jsonrpc":"2.0","method":"layout","params":{"text":"hi"},"id":"9"}]
+            """))
+        let replies = try #require(mixed.arrayValue)
+        #expect(replies.count == 4, "the notification gets no reply")
+        #expect(replies[0]["id"] == "1" && replies[0]["result"]?["pong"] == true)
+        #expect(replies[1]["id"] == "5" && replies[1]["error"]?["code"] == -32601)
+        #expect(replies[2]["id"] == .null && replies[2]["error"]?["code"] == -32600)
+        #expect(replies[3]["id"] == "9" && replies[3]["result"]?["lines"] != nil)
+
+        // A batch of notifications only: nothing comes back; the next request's reply is next.
+        try client.connection.send(line: Array(#"[{"jsonrpc":"2.0","method":"ping"},{"jsonrpc":"2.0","method":"layout","params":{"text":"x"}}]"#.utf8))
+        #expect(try client.result("ping")["pong"] == true)
+    }
+
+    @Test func oversizedMessageIsRefusedAndTheConnectionClosed() throws {
+        let daemon = try Daemon(limits: #"{"maxMessageBytes": 2048, "maxTextLength": 100}"#)
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let long = #"{"jsonrpc":"2.0","id":1,"method":"layout","params":{"text":""# + String(repeating: "a", count: 5000) + #""}}"#
+        let reply = try #require(try client.raw(long))
+        #expect(reply["error"]?["code"] == -32600)
+        #expect(reply["error"]?["message"]?.stringValue?.contains("2048") == true)
+        #expect(try client.connection.receive() == nil, "the connection is closed after an oversized message")
+
+        // Text over the configured length is a params error naming `text`; the daemon is fine.
+        let other = try daemon.connect()
+        let tooLong = try other.call("layout", ["text": .string(String(repeating: "b", count: 101))])
+        #expect(tooLong["error"]?["data"]?["field"] == "text")
+        #expect(try other.result("ping")["pong"] == true)
+    }
+}

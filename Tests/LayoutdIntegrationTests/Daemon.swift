@@ -1,0 +1,117 @@
+import Foundation
+import LayoutProtocol
+import LayoutTransport
+import Testing
+
+/// The repository's root, from this file's path.
+let repositoryRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.path
+}()
+
+/// A real layoutd, built by `swift build`, started on a socket in a fresh temporary folder
+/// with the repository's pinned fonts. Stopped (SIGTERM, then waited for) by `stop()`.
+final class Daemon {
+    let process = Process()
+    let folder: String
+    let socketPath: String
+
+    /// `limits`: a JSON object of `limits` to put in a configuration written for this run.
+    init(limits: String? = nil) throws {
+        folder = try FileManager.default.url(for: .itemReplacementDirectory, in: .userDomainMask,
+                                             appropriateFor: URL(fileURLWithPath: NSTemporaryDirectory()), create: true).path
+        socketPath = "\(folder)/layoutd.sock"
+        var config = "\(repositoryRoot)/config/layoutd.json"
+        if let limits {
+            config = "\(folder)/layoutd.json"
+            let text = #"{"fontConfig": "\#(repositoryRoot)/config/fonts.conf", "limits": \#(limits)}"#
+            try text.write(toFile: config, atomically: true, encoding: .utf8)
+        }
+        process.executableURL = URL(fileURLWithPath: try Self.binary())
+        process.arguments = ["--socket", socketPath, "--config", config, "--log-level", "warning"]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Ready when the socket accepts a connection.
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if let connection = try? LineConnection(path: socketPath) {
+                connection.close()
+                return
+            }
+            guard process.isRunning else { throw DaemonError.exited(process.terminationStatus) }
+            usleep(20_000)
+        }
+        stop()
+        throw DaemonError.notReady
+    }
+
+    enum DaemonError: Error { case exited(Int32), notReady, missingBinary(String) }
+
+    /// `$LAYOUTD_BINARY`, or `layoutd` beside the test bundle (SwiftPM builds it there).
+    static func binary() throws -> String {
+        if let path = ProcessInfo.processInfo.environment["LAYOUTD_BINARY"] { return path }
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let candidate = exe.deletingLastPathComponent().appendingPathComponent("layoutd").path
+        guard FileManager.default.isExecutableFile(atPath: candidate) else { throw DaemonError.missingBinary(candidate) }
+        return candidate
+    }
+
+    func connect() throws -> Client { try Client(path: socketPath) }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    deinit { stop() }
+}
+
+/// A blocking JSON-RPC client over one connection.
+final class Client {
+    let connection: LineConnection
+    private var nextID = 1
+
+    init(path: String) throws { connection = try LineConnection(path: path) }
+
+    /// Sends a request and returns the whole response object.
+    func call(_ method: String, _ params: JSONValue? = nil) throws -> JSONValue {
+        let id = nextID
+        nextID += 1
+        try connection.send(RPCRequest(id: .number(Double(id)), method: method, params: params).json)
+        guard let reply = try connection.receive() else { throw ClientError.closed }
+        #expect(reply["id"] == .number(Double(id)), "response id must match")
+        return reply
+    }
+
+    /// Sends a request and returns its result, failing the test on an error.
+    func result(_ method: String, _ params: JSONValue? = nil) throws -> JSONValue {
+        let reply = try call(method, params)
+        guard let result = reply["result"] else { throw ClientError.error(reply["error"] ?? .null) }
+        return result
+    }
+
+    /// Sends raw bytes as one line and returns the parsed response (nil at end of stream).
+    func raw(_ line: String) throws -> JSONValue? {
+        try connection.send(line: Array(line.utf8))
+        return try connection.receive()
+    }
+
+    enum ClientError: Error { case closed, error(JSONValue) }
+}
+
+/// Paragraphs of ../shared/corpus/paragraphs.jsonl: id, lang, text.
+struct CorpusParagraph { var id: String; var lang: String; var text: String }
+
+func loadCorpus() throws -> [CorpusParagraph] {
+    let path = ProcessInfo.processInfo.environment["LAYOUTD_CORPUS"]
+        ?? URL(fileURLWithPath: repositoryRoot).deletingLastPathComponent().appendingPathComponent("shared/corpus/paragraphs.jsonl").path
+    let data = try String(contentsOfFile: path, encoding: .utf8)
+    return try data.split(separator: "\n").map { line in
+        let v = try JSONParser.parse(String(line))
+        return CorpusParagraph(id: v["id"]?.stringValue ?? "", lang: v["lang"]?.stringValue ?? "", text: v["text"]?.stringValue ?? "")
+    }
+}
