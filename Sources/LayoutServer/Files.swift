@@ -28,9 +28,24 @@ public enum Files {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    /// `path` resolved against `base` when relative.
+    /// `path` resolved against `base` when relative, made absolute (libraries such as
+    /// fontconfig resolve relative paths against folders of their own, not ours).
     public static func resolve(_ path: String, relativeTo base: String) -> String {
-        path.hasPrefix("/") ? path : "\(base)/\(path)"
+        let joined = path.hasPrefix("/") ? path : "\(base)/\(path)"
+        return absolute(joined)
+    }
+
+    /// `path` made absolute against the working folder, with symbolic links resolved when
+    /// it exists.
+    public static func absolute(_ path: String) -> String {
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        if path.hasPrefix("/") { return path }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/" + path
     }
 
     /// The running executable's path, from /proc/self/exe.
