@@ -65,7 +65,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "LayoutdIntegrationTests",
-            dependencies: ["LayoutProtocol", "LayoutTransport", "layoutd"],
+            dependencies: ["LayoutProtocol", "LayoutTransport", "layoutd", "layoutctl"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
     ]
 )

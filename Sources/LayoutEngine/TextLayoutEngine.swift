@@ -123,6 +123,10 @@ func paragraphRanges(_ text: UnsafeBufferPointer<UInt16>) -> [ParagraphRange] {
     return result
 }
 
+/// Longest grapheme cluster, in UTF-16 units, shaped in one piece (Unicode's stream-safe
+/// format allows 30 combining marks in a row; real text stays far below this).
+let maxShapedClusterLength = 64
+
 /// Per-request state reused across its paragraphs: the fallback list, a HarfBuzz buffer and
 /// the fonts chosen for single code points so far.
 struct ParagraphContext {
@@ -156,7 +160,9 @@ struct ParagraphContext {
         }
         var scalars: [UInt32] = []
         var i = start
-        while i < end {
+        // Coverage is judged on the cluster's first code points: enough for any real cluster,
+        // and bounded for hostile ones.
+        while i < end, scalars.count < maxShapedClusterLength {
             let (s, w) = decodeUTF16(text, at: i)
             scalars.append(s)
             i += w
@@ -188,6 +194,22 @@ struct ParagraphContext {
         for c in 0..<(graphemes.count - 1) {
             let start = Int(graphemes[c]), end = Int(graphemes[c + 1])
             let key = (font: candidate(text, start, end), script: scripts[c], level: bidi.levels[start])
+            if end - start > maxShapedClusterLength {
+                // A pathological cluster (a base with thousands of marks): shaping it whole
+                // costs the shaper quadratic time finding each mark's base, so it is shaped
+                // in pieces, still with one font.
+                if let current = runKey { try shapeRun(text, runStart, start, current, &runs, &advances) }
+                var piece = start
+                while piece < end {
+                    var pieceEnd = min(end, piece + maxShapedClusterLength)
+                    if pieceEnd < end, text[pieceEnd] & 0xFC00 == 0xDC00 { pieceEnd -= 1 }
+                    try shapeRun(text, piece, pieceEnd, key, &runs, &advances)
+                    piece = pieceEnd
+                }
+                runKey = nil
+                runStart = end
+                continue
+            }
             if let current = runKey, current.font != key.font || current.script != key.script || current.level != key.level {
                 try shapeRun(text, runStart, start, current, &runs, &advances)
                 runStart = start

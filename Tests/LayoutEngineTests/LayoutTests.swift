@@ -139,3 +139,19 @@ import Testing
         checkContract(r, text: text, width: 400)
     }
 }
+
+@Suite struct HostileTextTests {
+    @Test func thousandsOfMarksOnOneBaseStayOneCluster() throws {
+        // Shaped in pieces (whole, HarfBuzz takes quadratic time), still one unbreakable cluster.
+        let text = "a" + String(repeating: "\u{301}", count: 20_000) + " b"
+        let r = try sharedEngine.layout(LayoutRequest(text: utf16(text), width: 5))
+        #expect(r.lines.map(\.start) == [0, 20_002])
+        #expect(r.lines.last?.end == text.utf16.count)
+    }
+
+    @Test func marksNoFontHasStillLayOut() throws {
+        let text = "a" + String(repeating: "\u{1E8D0}", count: 5_000)
+        let r = try sharedEngine.layout(LayoutRequest(text: utf16(text), width: 100))
+        #expect(r.lines.count == 1 && r.lines[0].end == text.utf16.count)
+    }
+}
