@@ -12,7 +12,8 @@ final class FallbackList: @unchecked Sendable {
     let identities: [FaceIdentity]
     /// Coverage of each candidate (borrowed from `fontSet`; nil when fontconfig knows none).
     private let charsets: [OpaquePointer?]
-    private let faces: Mutex<[Int: FontFace]> = Mutex([:])
+    /// Opened faces by candidate index; nil records a file that could not be read.
+    private let faces: Mutex<[Int: FontFace?]> = Mutex([:])
     private let loader: FaceLoader
 
     init(config: FontConfiguration, descriptor: FontDescriptor.SelectionKey, language: String,
@@ -77,9 +78,9 @@ final class FallbackList: @unchecked Sendable {
     /// The opened face of candidate `index`, or nil when its file cannot be read (it is then
     /// skipped as if it covered nothing).
     func face(at index: Int) -> FontFace? {
-        if let face = faces.withLock({ $0[index] }) { return face }
-        guard let face = try? loader.face(identities[index]) else { return nil }
-        faces.withLock { $0[index] = face }
+        if let known = faces.withLock({ $0[index] }) { return known }
+        let face = try? loader.face(identities[index])
+        faces.withLock { $0[index] = .some(face) }
         return face
     }
 

@@ -5,15 +5,6 @@ import Glibc
 
 /// Where layoutd listens, and getting that place ready.
 public enum SocketPath {
-    /// `$XDG_RUNTIME_DIR/layoutd/layoutd.sock`, or `/tmp/layoutd-$UID/layoutd.sock` when the
-    /// variable is unset or empty.
-    public static func defaultPath(environment: (String) -> String?) -> String {
-        if let runtime = environment("XDG_RUNTIME_DIR"), !runtime.isEmpty {
-            return "\(runtime)/layoutd/layoutd.sock"
-        }
-        return "/tmp/layoutd-\(getuid())/layoutd.sock"
-    }
-
     /// Why the socket cannot be set up.
     public struct Failure: Error, CustomStringConvertible {
         public var description: String

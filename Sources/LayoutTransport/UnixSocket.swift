@@ -6,6 +6,15 @@ import Musl
 
 /// Unix stream sockets: listening, accepting, connecting; whole reads and writes.
 public enum UnixSocket {
+    /// Where layoutd listens unless told otherwise: `$XDG_RUNTIME_DIR/layoutd/layoutd.sock`,
+    /// or `/tmp/layoutd-$UID/layoutd.sock` when that variable is unset or empty.
+    public static func defaultDaemonPath() -> String {
+        if let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !runtime.isEmpty {
+            return "\(runtime)/layoutd/layoutd.sock"
+        }
+        return "/tmp/layoutd-\(getuid())/layoutd.sock"
+    }
+
     /// Longest socket path the kernel accepts (sun_path less its NUL).
     public static let maxPathLength = 107
 

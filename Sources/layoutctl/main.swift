@@ -24,8 +24,6 @@ func fail(_ message: String, status: Int32 = 1) -> Never {
     exit(status)
 }
 
-func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
-
 func readStandardInput() -> String {
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
@@ -79,10 +77,7 @@ if arguments.first == "--socket" {
     socketPath = arguments[1]
     arguments.removeFirst(2)
 }
-let socket = socketPath ?? {
-    if let runtime = environment("XDG_RUNTIME_DIR"), !runtime.isEmpty { return "\(runtime)/layoutd/layoutd.sock" }
-    return "/tmp/layoutd-\(getuid())/layoutd.sock"
-}()
+let socket = socketPath ?? UnixSocket.defaultDaemonPath()
 guard let command = arguments.first else { print(usage); exit(2) }
 arguments.removeFirst()
 

@@ -87,7 +87,7 @@ sigaddset(&stopSignals, SIGINT)
 pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 
 // MARK: Socket and serving
-let path = socketPath ?? SocketPath.defaultPath(environment: environment)
+let path = socketPath ?? UnixSocket.defaultDaemonPath()
 
 func openListener() -> FileDescriptor {
     do { return try SocketPath.listen(at: path) } catch { fail("\(error)") }
