@@ -1,6 +1,9 @@
 /* Stable-name wrappers over ICU; see include/layoutd_icu.h. */
 #include "layoutd_icu.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include <unicode/ubidi.h>
 #include <unicode/ubrk.h>
 #include <unicode/uchar.h>
@@ -55,21 +58,67 @@ const char *ldicu_script_tag(int32_t script) {
   return name ? name : "Zyyy";
 }
 
-int32_t ldicu_bidi_levels(const uint16_t *text, int32_t length, uint8_t paragraph_level,
-                          uint8_t *levels, uint8_t *resolved_level) {
+struct ldicu_bidi {
+  UBiDi *paragraph;
+  UBiDi *line;
+};
+
+ldicu_bidi *ldicu_bidi_open(const uint16_t *text, int32_t length, uint8_t paragraph_level,
+                            int32_t *status) {
   UErrorCode err = U_ZERO_ERROR;
-  UBiDi *bidi = ubidi_openSized(length, 0, &err);
-  if (U_FAILURE(err)) return (int32_t)err;
-  ubidi_setPara(bidi, (const UChar *)text, length, paragraph_level, NULL, &err);
-  if (U_SUCCESS(err)) {
-    const UBiDiLevel *l = ubidi_getLevels(bidi, &err);
-    if (U_SUCCESS(err)) {
-      for (int32_t i = 0; i < length; i++) levels[i] = l[i];
-      *resolved_level = ubidi_getParaLevel(bidi);
-    }
-  }
-  ubidi_close(bidi);
+  ldicu_bidi *b = calloc(1, sizeof *b);
+  if (!b) { *status = U_MEMORY_ALLOCATION_ERROR; return NULL; }
+  b->paragraph = ubidi_openSized(length, 0, &err);
+  if (U_SUCCESS(err)) b->line = ubidi_openSized(length, 0, &err);
+  if (U_SUCCESS(err)) ubidi_setPara(b->paragraph, (const UChar *)text, length, paragraph_level, NULL, &err);
+  *status = (int32_t)err;
+  if (U_FAILURE(err)) { ldicu_bidi_close(b); return NULL; }
+  return b;
+}
+
+void ldicu_bidi_close(ldicu_bidi *b) {
+  if (!b) return;
+  if (b->line) ubidi_close(b->line);
+  if (b->paragraph) ubidi_close(b->paragraph);
+  free(b);
+}
+
+uint8_t ldicu_bidi_paragraph_level(ldicu_bidi *b) { return ubidi_getParaLevel(b->paragraph); }
+
+int32_t ldicu_bidi_levels(ldicu_bidi *b, uint8_t *levels) {
+  UErrorCode err = U_ZERO_ERROR;
+  int32_t n = ubidi_getLength(b->paragraph);
+  if (n == 0) return 0;
+  const UBiDiLevel *l = ubidi_getLevels(b->paragraph, &err);
+  if (U_SUCCESS(err)) memcpy(levels, l, (size_t)n);
   return (int32_t)err;
+}
+
+int32_t ldicu_bidi_line(ldicu_bidi *b, int32_t start, int32_t limit, int32_t *run_starts,
+                        int32_t *run_lengths, uint8_t *run_levels, int32_t capacity,
+                        uint8_t *line_levels, int32_t *status) {
+  UErrorCode err = U_ZERO_ERROR;
+  *status = 0;
+  if (limit <= start) return 0;
+  ubidi_setLine(b->paragraph, start, limit, b->line, &err);
+  int32_t count = U_SUCCESS(err) ? ubidi_countRuns(b->line, &err) : 0;
+  if (U_FAILURE(err) || count > capacity) {
+    *status = U_FAILURE(err) ? (int32_t)err : (int32_t)U_BUFFER_OVERFLOW_ERROR;
+    return -1;
+  }
+  for (int32_t i = 0; i < count; i++) {
+    int32_t logical = 0, length = 0;
+    ubidi_getVisualRun(b->line, i, &logical, &length);
+    run_starts[i] = start + logical;
+    run_lengths[i] = length;
+    run_levels[i] = ubidi_getLevelAt(b->line, logical);
+  }
+  if (line_levels) {
+    const UBiDiLevel *l = ubidi_getLevels(b->line, &err);
+    if (U_FAILURE(err)) { *status = (int32_t)err; return -1; }
+    memcpy(line_levels, l, (size_t)(limit - start));
+  }
+  return count;
 }
 
 void ldicu_unicode_version(char *out) {

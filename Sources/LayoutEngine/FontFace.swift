@@ -23,6 +23,10 @@ public final class FontFace: @unchecked Sendable {
     public let ascender: Double
     public let descender: Double
     public let lineGap: Double
+    /// The family name the font gives itself (typographic family, else family; "" if none).
+    public let familyName: String
+    /// Whether the face draws in color (bitmap, layered or SVG glyphs), as emoji fonts do.
+    public let hasColorGlyphs: Bool
 
     /// Opens face `index` of the file at `path`.
     /// Fails with `EngineError.unreadableFont` when the file is missing or holds no glyphs.
@@ -60,6 +64,24 @@ public final class FontFace: @unchecked Sendable {
         self.ascender = Double(ascender)
         self.descender = Double(-descender)
         self.lineGap = Double(max(gap, 0))
+        self.familyName = Self.name(face, hb_ot_name_id_t(HB_OT_NAME_ID_TYPOGRAPHIC_FAMILY)) ?? Self.name(face, hb_ot_name_id_t(HB_OT_NAME_ID_FONT_FAMILY)) ?? ""
+        self.hasColorGlyphs = hb_ot_color_has_png(face) != 0 || hb_ot_color_has_layers(face) != 0 || hb_ot_color_has_svg(face) != 0
+    }
+
+    private static func name(_ face: OpaquePointer, _ id: hb_ot_name_id_t) -> String? {
+        var length: UInt32 = 256
+        var buffer = [CChar](repeating: 0, count: 256)
+        let total = hb_ot_name_get_utf8(face, id, hb_language_from_string("en", -1), &length, &buffer)
+        guard total > 0 else { return nil }
+        return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The advance, in points at `size`, of the glyph this face maps `scalar` to; nil when it
+    /// has none.
+    func advance(of scalar: UInt32, size: Double) -> (glyph: UInt32, advance: Double)? {
+        var glyph: hb_codepoint_t = 0
+        guard hb_font_get_nominal_glyph(font, scalar, &glyph) != 0 else { return nil }
+        return (glyph, Double(hb_font_get_glyph_h_advance(font, glyph)) * size / unitsPerEm)
     }
 
     deinit {

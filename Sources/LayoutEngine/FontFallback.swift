@@ -12,6 +12,8 @@ final class FallbackList: @unchecked Sendable {
     let identities: [FaceIdentity]
     /// Coverage of each candidate (borrowed from `fontSet`; nil when fontconfig knows none).
     private let charsets: [OpaquePointer?]
+    /// Whether each candidate is a color font (fontconfig's `color`), as emoji fonts are.
+    let isColor: [Bool]
     /// Opened faces by candidate index; nil records a file that could not be read.
     private let faces: Mutex<[Int: FontFace?]> = Mutex([:])
     private let loader: FaceLoader
@@ -43,6 +45,7 @@ final class FallbackList: @unchecked Sendable {
         }
         var identities: [FaceIdentity] = []
         var charsets: [OpaquePointer?] = []
+        var isColor: [Bool] = []
         for i in 0..<Int(set.pointee.nfont) {
             guard let font = set.pointee.fonts[i] else { continue }
             var file: UnsafeMutablePointer<FcChar8>?
@@ -54,6 +57,8 @@ final class FallbackList: @unchecked Sendable {
             identities.append(FaceIdentity(path: String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self)),
                                            index: Int(index)))
             charsets.append(charset)
+            var color: FcBool = 0
+            isColor.append(FcPatternGetBool(font, FC_COLOR, 0, &color) == FcResultMatch && color != 0)
         }
         guard !identities.isEmpty else {
             FcFontSetDestroy(set)
@@ -62,6 +67,7 @@ final class FallbackList: @unchecked Sendable {
         self.fontSet = set
         self.identities = identities
         self.charsets = charsets
+        self.isColor = isColor
         self.loader = loader
     }
 
@@ -86,21 +92,64 @@ final class FallbackList: @unchecked Sendable {
 
     /// The first candidate whose coverage holds every scalar of a grapheme cluster that needs
     /// a glyph (default-ignorable code points such as ZWJ and variation selectors need none).
-    /// Failing that, the first that holds its first scalar; failing that, the primary font.
-    func candidate(forCluster scalars: some Collection<UInt32>) -> Int {
-        var firstWithBase: Int?
-        let base = scalars.first ?? 0x20
-        for i in 0..<count {
+    /// With emoji presentation, color fonts come first; with text presentation, they come
+    /// last. Failing all, the first that holds the cluster's first scalar; failing that, the
+    /// first font that can be opened.
+    func candidate(forCluster scalars: some Collection<UInt32>, presentation: EmojiPresentation = .unspecified) -> Int {
+        switch presentation {
+        case .unspecified:
+            return candidate(scalars) { _ in true } ?? lastResort(scalars)
+        case .emoji:
+            return candidate(scalars) { self.isColor[$0] } ?? candidate(scalars) { _ in true } ?? lastResort(scalars)
+        case .text:
+            return candidate(scalars) { !self.isColor[$0] } ?? candidate(scalars) { _ in true } ?? lastResort(scalars)
+        }
+    }
+
+    private func candidate(_ scalars: some Collection<UInt32>, where allowed: (Int) -> Bool) -> Int? {
+        for i in 0..<count where allowed(i) {
             var all = true
             for s in scalars where !isIgnorableForCoverage(s) {
                 if !covers(i, s) { all = false; break }
             }
             if all, face(at: i) != nil { return i }
-            if firstWithBase == nil, covers(i, base), face(at: i) != nil { firstWithBase = i }
         }
-        if let firstWithBase { return firstWithBase }
+        return nil
+    }
+
+    private func lastResort(_ scalars: some Collection<UInt32>) -> Int {
+        let base = scalars.first ?? 0x20
+        for i in 0..<count where covers(i, base) && face(at: i) != nil { return i }
         for i in 0..<count where face(at: i) != nil { return i }
         return 0
+    }
+}
+
+/// How a cluster asks to be drawn (UTS #51): as an emoji (a color glyph), as text, or
+/// without saying.
+enum EmojiPresentation {
+    case unspecified, emoji, text
+
+    /// The presentation of a grapheme cluster: U+FE0E asks for text; U+FE0F, a keycap, a
+    /// skin-tone modifier, a ZWJ sequence, a flag, a tag sequence, or a first character
+    /// whose default presentation is emoji ask for emoji.
+    init(cluster scalars: some Collection<UInt32>) {
+        guard let first = scalars.first else { self = .unspecified; return }
+        var emoji = first >= 0x1F1E6 && first <= 0x1F1FF
+        for s in scalars {
+            switch s {
+            case 0xFE0E: self = .text; return
+            case 0xFE0F, 0x20E3, 0x1F3FB...0x1F3FF, 0xE0020...0xE007F: emoji = true
+            case 0x200D:
+                // Only after a pictograph: Indic and Arabic text use ZWJ too.
+                if first > 0xFF, let scalar = Unicode.Scalar(first), scalar.properties.isEmoji { emoji = true }
+            default: break
+            }
+        }
+        if !emoji, first >= 0x231A, let scalar = Unicode.Scalar(first), scalar.properties.isEmojiPresentation {
+            emoji = true
+        }
+        self = emoji ? .emoji : .unspecified
     }
 }
 

@@ -12,12 +12,20 @@ struct LineBreaker {
     var hangStart: [Int32]
     var breaks: Boundaries
     var graphemes: [Int32]
+    /// Offsets right after a soft hyphen (U+00AD): a line ending there shows a hyphen of
+    /// `hyphenWidth`.
+    var softHyphenEnds: Set<Int> = []
+    var hyphenWidth: Double = 0
 
     var count: Int { prefix.count - 1 }
 
-    /// Width of `start..<end` without its hanging white space.
+    /// Whether a line ending at `end` ends at a soft hyphen and shows a hyphen.
+    func showsHyphen(_ end: Int) -> Bool { end < count && softHyphenEnds.contains(end) }
+
+    /// Width of `start..<end` as a line: without its hanging white space, with the hyphen a
+    /// soft hyphen at its end shows.
     func visibleWidth(_ start: Int, _ end: Int) -> Double {
-        prefix[max(start, Int(hangStart[end]))] - prefix[start]
+        prefix[max(start, Int(hangStart[end]))] - prefix[start] + (showsHyphen(end) ? hyphenWidth : 0)
     }
 
     /// Line ranges covering `0..<count`, in order.

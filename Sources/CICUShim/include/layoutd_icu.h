@@ -51,12 +51,30 @@ int ldicu_has_script(uint32_t codepoint, int32_t script);
 /** ISO 15924 four-letter code of a script (e.g. "Arab"); "Zyyy" when unknown. */
 const char *ldicu_script_tag(int32_t script);
 
-/** Resolves bidi embedding levels of one paragraph (UAX #9).
- *  `paragraph_level`: 0 ltr, 1 rtl, 0xFE (UBIDI_DEFAULT_LTR) auto with ltr default.
- *  Writes one level per UTF-16 unit into `levels` and the resolved paragraph level
- *  into *resolved_level. Returns a UErrorCode. */
-int32_t ldicu_bidi_levels(const uint16_t *text, int32_t length, uint8_t paragraph_level,
-                          uint8_t *levels, uint8_t *resolved_level);
+/** One paragraph's bidi resolution (a UBiDi object plus one for its lines). Owned by
+ *  whoever opened it; free with ldicu_bidi_close. */
+typedef struct ldicu_bidi ldicu_bidi;
+
+/** Resolves the bidi levels of one paragraph (UAX #9 up to I2). `paragraph_level`: 0 ltr,
+ *  1 rtl, 0xFE (UBIDI_DEFAULT_LTR) auto with ltr default. `text` is not copied: it must
+ *  outlive the returned object. Returns NULL and sets *status on failure. */
+ldicu_bidi *ldicu_bidi_open(const uint16_t *text, int32_t length, uint8_t paragraph_level,
+                            int32_t *status);
+void ldicu_bidi_close(ldicu_bidi *bidi);
+
+/** The resolved paragraph level (0 or 1). */
+uint8_t ldicu_bidi_paragraph_level(ldicu_bidi *bidi);
+
+/** Writes the paragraph's levels, one per UTF-16 unit. Returns a UErrorCode. */
+int32_t ldicu_bidi_levels(ldicu_bidi *bidi, uint8_t *levels);
+
+/** The line `start..<limit` (paragraph offsets) in visual order (UAX #9 L1–L2): writes each
+ *  visual run's logical start (paragraph offset), length and level, left to right, and, when
+ *  `line_levels` is not NULL, the line's levels after L1 (limit - start of them).
+ *  Returns the number of runs, or -1 with *status set; `capacity` of limit - start suffices. */
+int32_t ldicu_bidi_line(ldicu_bidi *bidi, int32_t start, int32_t limit, int32_t *run_starts,
+                        int32_t *run_lengths, uint8_t *run_levels, int32_t capacity,
+                        uint8_t *line_levels, int32_t *status);
 
 /** Writes the Unicode version ICU implements, as "15.0", into `out` (at least 20 bytes). */
 void ldicu_unicode_version(char *out);

@@ -1,0 +1,276 @@
+import CHarfBuzz
+
+/// Longest grapheme cluster, in UTF-16 units, shaped in one piece (Unicode's stream-safe
+/// format allows 30 combining marks in a row; real text stays far below this).
+let maxShapedClusterLength = 64
+
+/// Per-request state reused across its paragraphs: the fallback list, a HarfBuzz buffer,
+/// the fonts chosen for single code points so far, and the table of fonts the result
+/// refers to.
+struct ParagraphContext {
+    let engine: TextLayoutEngine
+    let request: LayoutRequest
+    let fallback: FallbackList
+    let shaping = ShapingBuffer()
+    let language: hb_language_t?
+    let locale: String
+    let primaryFace: FontFace?
+    var candidateForScalar: [UInt32: Int] = [:]
+    /// Fonts the result's runs refer to, by index.
+    var fonts: [UsedFont] = []
+    private var fontIndex: [FaceIdentity: Int] = [:]
+
+    init(engine: TextLayoutEngine, request: LayoutRequest, fallback: FallbackList) {
+        self.engine = engine
+        self.request = request
+        self.fallback = fallback
+        self.language = harfBuzzLanguage(request.language)
+        self.locale = icuLocale(request.language)
+        self.primaryFace = fallback.face(at: fallback.candidate(forCluster: CollectionOfOne(UInt32(0x20))))
+    }
+
+    /// The fallback candidate for the cluster `start..<end` of `text`.
+    mutating func candidate(_ text: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int) -> Int {
+        let (first, width) = decodeUTF16(text, at: start)
+        if start + width == end {
+            // Below U+231A no character defaults to emoji presentation.
+            if first < 0x231A, fallback.covers(0, first) { return 0 }
+            if let known = candidateForScalar[first] { return known }
+            let found = fallback.candidate(forCluster: CollectionOfOne(first),
+                                           presentation: EmojiPresentation(cluster: CollectionOfOne(first)))
+            candidateForScalar[first] = found
+            return found
+        }
+        var scalars: [UInt32] = []
+        var i = start
+        // Coverage is judged on the cluster's first code points: enough for any real cluster,
+        // and bounded for hostile ones.
+        while i < end, scalars.count < maxShapedClusterLength {
+            let (s, w) = decodeUTF16(text, at: i)
+            scalars.append(s)
+            i += w
+        }
+        return fallback.candidate(forCluster: scalars, presentation: EmojiPresentation(cluster: scalars))
+    }
+
+    /// The index of `face` in the result's font table, adding it on first use.
+    mutating func fontNumber(_ face: FontFace) -> Int {
+        if let known = fontIndex[face.identity] { return known }
+        fonts.append(UsedFont(identity: face.identity, family: face.familyName, size: request.font.size))
+        fontIndex[face.identity] = fonts.count - 1
+        return fonts.count - 1
+    }
+
+    /// Lays out one paragraph below `y`, appending its lines and moving `y` past them.
+    mutating func layoutParagraph(text whole: UnsafeBufferPointer<UInt16>, _ range: ParagraphRange,
+                                  y: inout Double, into lines: inout [LineBox]) throws {
+        let size = request.font.size
+        let text = UnsafeBufferPointer(rebasing: whole[range.start..<range.contentEnd])
+        let n = text.count
+        let bidi = try BidiParagraph(text: text, direction: request.direction)
+
+        guard n > 0 else {
+            let metrics = primaryFace?.metrics(size: size) ?? .zero
+            lines.append(makeLine(range.start, range.end, width: 0, metrics: metrics, rtl: bidi.isRTL, y: &y))
+            return
+        }
+
+        // Clusters, their scripts and fonts; runs of equal (font, script, level), shaped.
+        let graphemes = try engine.breakIterators.boundaries(.grapheme, of: text, locale: "").offsets
+        let scripts = resolveClusterScripts(text: text, clusterStarts: graphemes)
+        var runs: [ShapedRun] = []
+        var advances = [Double](repeating: 0, count: n)
+        var runStart = 0
+        var runKey: RunKey?
+        for c in 0..<(graphemes.count - 1) {
+            let start = Int(graphemes[c]), end = Int(graphemes[c + 1])
+            let key = RunKey(font: candidate(text, start, end), script: scripts[c], level: bidi.levels[start])
+            if end - start > maxShapedClusterLength {
+                // A pathological cluster (a base with thousands of marks): shaping it whole
+                // costs the shaper quadratic time finding each mark's base, so it is shaped
+                // in pieces, still with one font.
+                if let current = runKey { try shapeRun(text, runStart, start, current, &runs, &advances) }
+                var piece = start
+                while piece < end {
+                    var pieceEnd = min(end, piece + maxShapedClusterLength)
+                    if pieceEnd < end, text[pieceEnd] & 0xFC00 == 0xDC00 { pieceEnd -= 1 }
+                    try shapeRun(text, piece, pieceEnd, key, &runs, &advances)
+                    piece = pieceEnd
+                }
+                runKey = nil
+                runStart = end
+                continue
+            }
+            if let current = runKey, current != key {
+                try shapeRun(text, runStart, start, current, &runs, &advances)
+                runStart = start
+            }
+            runKey = key
+        }
+        if let current = runKey { try shapeRun(text, runStart, n, current, &runs, &advances) }
+
+        // Break opportunities and greedy filling.
+        var prefix = [Double](repeating: 0, count: n + 1)
+        for i in 0..<n { prefix[i + 1] = prefix[i] + advances[i] }
+        var breaker = LineBreaker(prefix: prefix, hangStart: hangingSpaceStarts(text),
+                                  breaks: try breakOpportunities(text, graphemes: graphemes), graphemes: graphemes)
+        var softHyphens: Set<Int> = []
+        for i in 0..<n where text[i] == 0xAD { softHyphens.insert(i + 1) }
+        if !softHyphens.isEmpty {
+            breaker.softHyphenEnds = softHyphens
+            breaker.hyphenWidth = hyphen(in: primaryFace)?.advance ?? 0
+        }
+        let ranges = breaker.lines(maxWidth: request.wrap == .none ? nil : request.width)
+
+        // Line boxes: metrics from the faces of the runs each line touches; runs in visual
+        // order when asked for.
+        var r = 0
+        for (index, lineRange) in ranges.enumerated() {
+            var metrics = LineMetrics.zero
+            while r < runs.count, runs[r].end <= lineRange.lowerBound, runs[r].end < n { r += 1 }
+            var k = r
+            while k < runs.count, runs[k].start < max(lineRange.upperBound, lineRange.lowerBound + 1) {
+                metrics.formUnion(runs[k].face.metrics(size: size))
+                k += 1
+            }
+            if metrics.ascent == 0, metrics.descent == 0, let face = primaryFace {
+                metrics = face.metrics(size: size)
+            }
+            let isLast = index == ranges.count - 1
+            var line = makeLine(range.start + lineRange.lowerBound,
+                                isLast ? range.end : range.start + lineRange.upperBound,
+                                width: breaker.visibleWidth(lineRange.lowerBound, lineRange.upperBound),
+                                metrics: metrics, rtl: bidi.isRTL, y: &y)
+            line.hyphenated = breaker.showsHyphen(lineRange.upperBound)
+            if request.detail >= .runs {
+                line.runs = try visualRuns(lineRange, of: runs, bidi: bidi, breaker: breaker,
+                                           hyphenated: line.hyphenated, paragraphStart: range.start)
+            }
+            lines.append(line)
+        }
+    }
+
+    /// Where lines may break, by the request's wrap mode: ICU's opportunities (`word`), every
+    /// grapheme boundary (`char`), or only mandatory breaks (`none`).
+    private func breakOpportunities(_ text: UnsafeBufferPointer<UInt16>, graphemes: [Int32]) throws -> Boundaries {
+        switch request.wrap {
+        case .word:
+            return try engine.breakIterators.boundaries(.line, of: text, locale: locale)
+        case .char, .none:
+            let isHard = { (b: Int32) in b > 0 && [0x0B, 0x0C, 0x2028].contains(text[Int(b) - 1]) }
+            let offsets = request.wrap == .char
+                ? graphemes
+                : [0] + (1..<text.count).map(Int32.init).filter(isHard) + [Int32(text.count)]
+            return Boundaries(offsets: offsets, mandatory: offsets.map(isHard))
+        }
+    }
+
+    /// The hyphen a soft hyphen shows at a line's end: U+2010 HYPHEN, else U+002D, in `face`.
+    private func hyphen(in face: FontFace?) -> (glyph: UInt32, advance: Double)? {
+        guard let face else { return nil }
+        return face.advance(of: 0x2010, size: request.font.size) ?? face.advance(of: 0x2D, size: request.font.size)
+    }
+
+    /// The runs of one line, left to right: each bidi visual run cut where the shaped runs
+    /// (fonts) change, with x positions from the line's left edge (trailing white space of a
+    /// right-to-left line sits left of it) and, with glyph detail, the glyphs.
+    private mutating func visualRuns(_ lineRange: Range<Int>, of runs: [ShapedRun], bidi: BidiParagraph,
+                                     breaker: LineBreaker, hyphenated: Bool, paragraphStart: Int) throws -> [LineRun] {
+        let (ls, le) = (lineRange.lowerBound, lineRange.upperBound)
+        guard le > ls else { return [] }
+        let prefix = breaker.prefix
+        let hanging = prefix[le] - prefix[max(ls, Int(breaker.hangStart[le]))]
+        var x = bidi.isRTL ? -hanging : 0
+        var result: [LineRun] = []
+        for visual in try bidi.visualRuns(ls, le) {
+            // Shaped runs overlapping the visual run, in logical order.
+            var first = runs.partitionPoint { $0.end <= visual.start }
+            var pieces: [(run: Int, start: Int, end: Int)] = []
+            while first < runs.count, runs[first].start < visual.end {
+                pieces.append((first, max(visual.start, runs[first].start), min(visual.end, runs[first].end)))
+                first += 1
+            }
+            if visual.isRTL { pieces.reverse() }
+            for piece in pieces {
+                let shaped = runs[piece.run]
+                var width = prefix[piece.end] - prefix[piece.start]
+                let showsHyphen = hyphenated && piece.end == le
+                if showsHyphen { width += breaker.hyphenWidth }
+                var glyphs: [PositionedGlyph] = []
+                if request.detail == .glyphs {
+                    for g in shaped.glyphs[shaped.glyphRange(piece.start, piece.end)] {
+                        var glyph = PositionedGlyph(id: g.id, cluster: paragraphStart + Int(g.cluster), advance: Double(g.advance),
+                                                    xOffset: Double(g.xOffset), yOffset: Double(g.yOffset))
+                        if showsHyphen, Int(g.cluster) == le - 1, let hyphen = hyphen(in: shaped.face) {
+                            glyph.id = hyphen.glyph
+                            glyph.advance = breaker.hyphenWidth
+                        }
+                        glyphs.append(glyph)
+                    }
+                }
+                result.append(LineRun(start: paragraphStart + piece.start, end: paragraphStart + piece.end,
+                                      font: fontNumber(shaped.face), level: visual.level, x: x, width: width, glyphs: glyphs))
+                x += width
+            }
+        }
+        return result
+    }
+
+    private func shapeRun(_ text: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, _ key: RunKey,
+                          _ runs: inout [ShapedRun], _ advances: inout [Double]) throws {
+        guard let face = fallback.face(at: key.font) ?? primaryFace else {
+            throw EngineError.noFontsAvailable(family: request.font.family)
+        }
+        let glyphs = shaping.shape(paragraph: text, start: start, end: end, face: face, script: key.script,
+                                   level: key.level, language: language, size: request.font.size,
+                                   advances: &advances)
+        runs.append(ShapedRun(start: start, end: end, face: face, script: key.script, level: key.level, glyphs: glyphs))
+    }
+
+    private func makeLine(_ start: Int, _ end: Int, width: Double, metrics: LineMetrics, rtl: Bool,
+                          y: inout Double) -> LineBox {
+        let height = metrics.ascent + metrics.descent + metrics.lineGap
+        let line = LineBox(start: start, end: end, x: 0, y: y, width: width, height: height,
+                           baseline: y + metrics.lineGap / 2 + metrics.ascent,
+                           ascent: metrics.ascent, descent: metrics.descent, isRTL: rtl, hyphenated: false, runs: [])
+        y += height
+        return line
+    }
+}
+
+/// What keeps a run together: one font (fallback index), one script, one bidi level.
+struct RunKey: Equatable {
+    var font: Int
+    var script: Script
+    var level: UInt8
+}
+
+extension ShapedRun {
+    /// The glyphs drawing `start..<end` (paragraph offsets at cluster boundaries): a
+    /// contiguous slice, since clusters rise left to right in a left-to-right run and fall in
+    /// a right-to-left one. Found by binary search.
+    func glyphRange(_ start: Int, _ end: Int) -> Range<Int> {
+        if level & 1 == 0 {
+            let lo = glyphs.partitionPoint { Int($0.cluster) < start }
+            let hi = glyphs.partitionPoint { Int($0.cluster) < end }
+            return lo..<max(lo, hi)
+        } else {
+            let lo = glyphs.partitionPoint { Int($0.cluster) >= end }
+            let hi = glyphs.partitionPoint { Int($0.cluster) >= start }
+            return lo..<max(lo, hi)
+        }
+    }
+}
+
+extension Array {
+    /// The first index whose element is not `belongsBefore` (the elements must be
+    /// partitioned: all that belong before come first).
+    func partitionPoint(_ belongsBefore: (Element) -> Bool) -> Int {
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if belongsBefore(self[mid]) { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+}
