@@ -208,8 +208,21 @@ struct ParagraphContext {
                         glyphs.append(glyph)
                     }
                 }
-                result.append(LineRun(start: paragraphStart + piece.start, end: paragraphStart + piece.end,
-                                      font: fontNumber(shaped.face), level: visual.level, x: x, width: width, glyphs: glyphs))
+                let font = fontNumber(shaped.face)
+                let start = paragraphStart + piece.start, end = paragraphStart + piece.end
+                if var last = result.last, last.font == font, last.level == visual.level,
+                   visual.isRTL ? last.start == end : last.end == start {
+                    // Same font and direction as the run before it (only the script changed):
+                    // one run for the client.
+                    last.start = min(last.start, start)
+                    last.end = max(last.end, end)
+                    last.width += width
+                    last.glyphs += glyphs
+                    result[result.count - 1] = last
+                } else {
+                    result.append(LineRun(start: start, end: end, font: font, level: visual.level, x: x, width: width,
+                                          glyphs: glyphs))
+                }
                 x += width
             }
         }

@@ -190,15 +190,22 @@ public struct JSONParser {
                 case UInt8(ascii: "u"):
                     var scalar = try hex4()
                     if scalar >= 0xD800 && scalar < 0xDC00 {
-                        guard at + 1 < bytes.count, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") else {
-                            throw error("lone high surrogate escape")
+                        // A high surrogate pairs with a following low one, else stands alone.
+                        if at + 5 < bytes.count, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") {
+                            let save = at
+                            at += 2
+                            let low = try hex4()
+                            if low >= 0xDC00 && low < 0xE000 {
+                                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                            } else {
+                                at = save
+                                scalar = 0xFFFD
+                            }
+                        } else {
+                            scalar = 0xFFFD
                         }
-                        at += 2
-                        let low = try hex4()
-                        guard low >= 0xDC00 && low < 0xE000 else { throw error("lone high surrogate escape") }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     } else if scalar >= 0xDC00 && scalar < 0xE000 {
-                        throw error("lone low surrogate escape")
+                        scalar = 0xFFFD
                     }
                     appendUTF8(&out, scalar)
                 default:

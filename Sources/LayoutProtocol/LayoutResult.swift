@@ -9,17 +9,26 @@ public struct LineResult: Sendable, Equatable {
     public var baseline: Double
     public var ascent: Double
     public var descent: Double
+    /// Whether the line ends at a soft hyphen that shows a hyphen (written only when true).
+    public var hyphenated: Bool
+    /// The line's runs in visual order (with `detail` runs or glyphs; nil otherwise).
+    public var runs: [RunResult]?
 
     public init(start: Int, end: Int, x: Double, y: Double, width: Double, height: Double,
-                baseline: Double, ascent: Double, descent: Double) {
+                baseline: Double, ascent: Double, descent: Double, hyphenated: Bool = false, runs: [RunResult]? = nil) {
         self.start = start; self.end = end; self.x = x; self.y = y; self.width = width
         self.height = height; self.baseline = baseline; self.ascent = ascent; self.descent = descent
+        self.hyphenated = hyphenated; self.runs = runs
     }
 
     public var json: JSONValue {
-        ["start": .number(Double(start)), "end": .number(Double(end)), "x": .number(x), "y": .number(y),
-         "width": .number(width), "height": .number(height), "baseline": .number(baseline),
-         "ascent": .number(ascent), "descent": .number(descent)]
+        var members: [(String, JSONValue)] = [
+            ("start", .number(Double(start))), ("end", .number(Double(end))), ("x", .number(x)), ("y", .number(y)),
+            ("width", .number(width)), ("height", .number(height)), ("baseline", .number(baseline)),
+            ("ascent", .number(ascent)), ("descent", .number(descent))]
+        if hyphenated { members.append(("hyphenated", true)) }
+        if let runs { members.append(("runs", .array(runs.map(\.json)))) }
+        return .object(members)
     }
 
     /// Reads a line back (for clients); nil when a member is missing or mistyped.
@@ -29,8 +38,107 @@ public struct LineResult: Sendable, Equatable {
               let width = json["width"]?.doubleValue, let height = json["height"]?.doubleValue,
               let baseline = json["baseline"]?.doubleValue, let ascent = json["ascent"]?.doubleValue,
               let descent = json["descent"]?.doubleValue else { return nil }
+        var runs: [RunResult]?
+        if let values = json["runs"]?.arrayValue {
+            runs = []
+            for v in values {
+                guard let run = RunResult(json: v) else { return nil }
+                runs?.append(run)
+            }
+        }
         self.init(start: start, end: end, x: x, y: y, width: width, height: height, baseline: baseline,
-                  ascent: ascent, descent: descent)
+                  ascent: ascent, descent: descent, hyphenated: json["hyphenated"]?.boolValue ?? false, runs: runs)
+    }
+}
+
+/// A run of a line: one font, one direction; `font` indexes the result's `fonts`.
+public struct RunResult: Sendable, Equatable {
+    public var start: Int
+    public var end: Int
+    public var font: Int
+    /// Bidi embedding level; odd levels run right to left.
+    public var level: Int
+    public var x: Double
+    public var width: Double
+    /// With `detail: "glyphs"`: the glyphs left to right.
+    public var glyphs: [GlyphResult]?
+
+    public var direction: String { level % 2 == 1 ? "rtl" : "ltr" }
+
+    public init(start: Int, end: Int, font: Int, level: Int, x: Double, width: Double, glyphs: [GlyphResult]? = nil) {
+        self.start = start; self.end = end; self.font = font; self.level = level; self.x = x; self.width = width
+        self.glyphs = glyphs
+    }
+
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("start", .number(Double(start))), ("end", .number(Double(end))), ("font", .number(Double(font))),
+            ("direction", .string(direction)), ("level", .number(Double(level))), ("x", .number(x)), ("width", .number(width))]
+        if let glyphs { members.append(("glyphs", .array(glyphs.map(\.json)))) }
+        return .object(members)
+    }
+
+    public init?(json: JSONValue) {
+        guard let start = json["start"]?.intValue, let end = json["end"]?.intValue, let font = json["font"]?.intValue,
+              let level = json["level"]?.intValue, let x = json["x"]?.doubleValue, let width = json["width"]?.doubleValue
+        else { return nil }
+        var glyphs: [GlyphResult]?
+        if let values = json["glyphs"]?.arrayValue {
+            glyphs = []
+            for v in values {
+                guard let g = GlyphResult(json: v) else { return nil }
+                glyphs?.append(g)
+            }
+        }
+        self.init(start: start, end: end, font: font, level: level, x: x, width: width, glyphs: glyphs)
+    }
+}
+
+/// A glyph: its id in the run's font, the offset of the cluster it draws, its advance, and
+/// its offset from the pen position (`dx` right, `dy` down, as every coordinate here).
+public struct GlyphResult: Sendable, Equatable {
+    public var id: Int
+    public var cluster: Int
+    public var advance: Double
+    public var dx: Double
+    public var dy: Double
+
+    public init(id: Int, cluster: Int, advance: Double, dx: Double, dy: Double) {
+        self.id = id; self.cluster = cluster; self.advance = advance; self.dx = dx; self.dy = dy
+    }
+
+    public var json: JSONValue {
+        ["id": .number(Double(id)), "cluster": .number(Double(cluster)), "advance": .number(advance),
+         "dx": .number(dx), "dy": .number(dy)]
+    }
+
+    public init?(json: JSONValue) {
+        guard let id = json["id"]?.intValue, let cluster = json["cluster"]?.intValue,
+              let advance = json["advance"]?.doubleValue, let dx = json["dx"]?.doubleValue, let dy = json["dy"]?.doubleValue
+        else { return nil }
+        self.init(id: id, cluster: cluster, advance: advance, dx: dx, dy: dy)
+    }
+}
+
+/// A font a result refers to: the family it calls itself, its file and face index, and size.
+public struct FontResult: Sendable, Equatable {
+    public var family: String
+    public var file: String
+    public var index: Int
+    public var size: Double
+
+    public init(family: String, file: String, index: Int, size: Double) {
+        self.family = family; self.file = file; self.index = index; self.size = size
+    }
+
+    public var json: JSONValue {
+        ["family": .string(family), "file": .string(file), "index": .number(Double(index)), "size": .number(size)]
+    }
+
+    public init?(json: JSONValue) {
+        guard let family = json["family"]?.stringValue, let file = json["file"]?.stringValue,
+              let index = json["index"]?.intValue, let size = json["size"]?.doubleValue else { return nil }
+        self.init(family: family, file: file, index: index, size: size)
     }
 }
 
@@ -42,16 +150,21 @@ public struct LayoutResult: Sendable, Equatable {
     public var lines: [LineResult]
     /// Hit regions (links, attachments, …); this version reports none.
     public var regions: [JSONValue]
+    /// The fonts used: those the runs refer to, or without run detail the primary font.
+    public var fonts: [FontResult]
 
-    public init(width: Double, height: Double, truncated: Bool = false, lines: [LineResult], regions: [JSONValue] = []) {
+    public init(width: Double, height: Double, truncated: Bool = false, lines: [LineResult], regions: [JSONValue] = [],
+                fonts: [FontResult] = []) {
         self.width = width; self.height = height; self.truncated = truncated; self.lines = lines; self.regions = regions
+        self.fonts = fonts
     }
 
     public var json: JSONValue {
         ["size": ["width": .number(width), "height": .number(height)],
          "truncated": .bool(truncated),
          "lines": .array(lines.map(\.json)),
-         "regions": .array(regions)]
+         "regions": .array(regions),
+         "fonts": .array(fonts.map(\.json))]
     }
 
     /// Reads a result back (for clients); nil when it is not shaped like one.
@@ -63,7 +176,12 @@ public struct LayoutResult: Sendable, Equatable {
             guard let line = LineResult(json: v) else { return nil }
             lines.append(line)
         }
+        var fonts: [FontResult] = []
+        for v in json["fonts"]?.arrayValue ?? [] {
+            guard let font = FontResult(json: v) else { return nil }
+            fonts.append(font)
+        }
         self.init(width: width, height: height, truncated: json["truncated"]?.boolValue ?? false, lines: lines,
-                  regions: json["regions"]?.arrayValue ?? [])
+                  regions: json["regions"]?.arrayValue ?? [], fonts: fonts)
     }
 }

@@ -199,17 +199,26 @@ public struct LayoutParams: Sendable {
     /// `auto` (default), `ltr` or `rtl`: the paragraphs' base direction.
     public var direction: String?
 
+    /// `detail`: `lines` (default), `runs` or `glyphs`.
+    public var detail: String?
+    /// `paragraph.wrap`: `word` (default), `char` or `none`.
+    public var wrap: String?
+
     public static let directions = ["auto", "ltr", "rtl"]
+    public static let details = ["lines", "runs", "glyphs"]
+    public static let wraps = ["word", "char", "none"]
     /// Largest width accepted, in points.
     public static let maxWidth = 1e9
 
     public init(text: String, width: Double? = nil, font: FontSpec = FontSpec(), language: String? = nil,
-                direction: String? = nil) {
+                direction: String? = nil, detail: String? = nil, wrap: String? = nil) {
         self.text = text
         self.width = width
         self.font = font
         self.language = language
         self.direction = direction
+        self.detail = detail
+        self.wrap = wrap
     }
 
     public init(json params: JSONValue?) throws(RPCError) {
@@ -222,13 +231,20 @@ public struct LayoutParams: Sendable {
                                   what: "a number of points from 0 to 1e9, or null for no wrapping")
         font = try reader.object("font").map { (r) throws(RPCError) in try FontSpec(r) } ?? FontSpec()
         language = try reader.string("language", maxLength: 64)
-        if let language, !language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
-            throw .invalidParams(field: "language", "must be a BCP 47 language tag such as \"en\" or \"zh-Hans\", got \"\(language)\"")
-        }
+        if let language { try LayoutParams.validateLanguage(language) }
         direction = try reader.choice("direction", LayoutParams.directions)
+        detail = try reader.choice("detail", LayoutParams.details)
         if let p = try reader.object("paragraph") {
             // `paragraph.direction` is the pinned home of the base direction.
             if let d = try p.choice("direction", LayoutParams.directions) { direction = d }
+            wrap = try p.choice("wrap", LayoutParams.wraps)
+        }
+    }
+
+    /// A BCP 47 tag: ASCII letters, digits, `-` and `_`.
+    static func validateLanguage(_ language: String) throws(RPCError) {
+        guard !language.isEmpty, language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            throw .invalidParams(field: "language", "must be a BCP 47 language tag such as \"en\" or \"zh-Hans\", got \"\(language)\"")
         }
     }
 
@@ -238,6 +254,28 @@ public struct LayoutParams: Sendable {
         if font != FontSpec() { members.append(("font", font.json)) }
         if let language { members.append(("language", .string(language))) }
         if let direction { members.append(("direction", .string(direction))) }
+        if let detail { members.append(("detail", .string(detail))) }
+        if let wrap { members.append(("paragraph", ["wrap": .string(wrap)])) }
         return .object(members)
+    }
+}
+
+/// `boundaries` params: `{text, kind, language?}`.
+public struct BoundariesParams: Sendable {
+    public var text: String
+    public var kind: String
+    public var language: String?
+
+    public static let kinds = ["grapheme", "word", "sentence", "line"]
+
+    public init(json params: JSONValue?) throws(RPCError) {
+        let reader = try ParamReader(params)
+        text = try reader.requiredString("text")
+        guard let kind = try reader.choice("kind", BoundariesParams.kinds) else {
+            throw .invalidParams(field: "kind", "is required: one of \(BoundariesParams.kinds.map { "\"\($0)\"" }.joined(separator: ", "))")
+        }
+        self.kind = kind
+        language = try reader.string("language", maxLength: 64)
+        if let language { try LayoutParams.validateLanguage(language) }
     }
 }

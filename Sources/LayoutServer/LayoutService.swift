@@ -16,7 +16,7 @@ public final class LayoutService: Sendable {
     public static let serverName = "layoutd"
     public static let serverVersion = "0.1.0"
     /// Methods answered, as `initialize` lists them.
-    public static let methods = ["initialize", "layout", "ping"]
+    public static let methods = ["initialize", "layout", "boundaries", "ping"]
 
     public let engine: TextLayoutEngine
     public let configuration: ServerConfiguration
@@ -70,6 +70,7 @@ public final class LayoutService: Sendable {
         switch request.method {
         case "initialize": return try initialize(request.params, session: session)
         case "layout": return try layout(request.params, session: session)
+        case "boundaries": return try boundaries(request.params, session: session)
         case "ping": return ["pong": true]
         case let method where method.hasPrefix("$/"):
             // Protocol notifications such as $/cancelRequest: requests are answered in order,
@@ -101,24 +102,54 @@ public final class LayoutService: Sendable {
 
     private func layout(_ params: JSONValue?, session: Session) throws(RPCError) -> JSONValue {
         let p = try LayoutParams(json: params)
-        let text = Array(p.text.utf16)
-        guard text.count <= configuration.maxTextLength else {
-            throw .invalidParams(field: "text", "is \(text.count) UTF-16 units long; this server accepts at most \(configuration.maxTextLength)")
-        }
+        let text = try utf16(p.text)
         let font = FontDescriptor(
             family: p.font.family ?? configuration.defaultFamily, size: p.font.size ?? configuration.defaultSize,
             weight: p.font.weight ?? 400, style: p.font.style.flatMap(FontDescriptor.Style.init(rawValue:)) ?? .normal)
-        let request = LayoutRequest(text: text, width: p.width, font: font, language: p.language ?? "",
-                                    direction: p.direction.flatMap(ParagraphDirection.init(rawValue:)) ?? .auto)
+        let request = LayoutRequest(
+            text: text, width: p.width, font: font, language: p.language ?? "",
+            direction: p.direction.flatMap(ParagraphDirection.init(rawValue:)) ?? .auto,
+            wrap: p.wrap.flatMap(WrapMode.init(rawValue:)) ?? .word,
+            detail: p.detail.flatMap(LayoutDetail.init(rawValue:)) ?? .lines)
         let layout: TextLayout
         do { layout = try engine.layout(request) } catch { throw Self.rpcError(error) }
         let offsets = OffsetMapping(text: text, encoding: session.offsetEncoding.engineEncoding)
-        let lines = layout.lines.map {
-            LineResult(start: offsets.convert($0.start), end: offsets.convert($0.end), x: wire($0.x), y: wire($0.y),
-                       width: wire($0.width), height: wire($0.height), baseline: wire($0.baseline),
-                       ascent: wire($0.ascent), descent: wire($0.descent))
+        let lines = layout.lines.map { line in
+            LineResult(start: offsets.convert(line.start), end: offsets.convert(line.end), x: wire(line.x), y: wire(line.y),
+                       width: wire(line.width), height: wire(line.height), baseline: wire(line.baseline),
+                       ascent: wire(line.ascent), descent: wire(line.descent), hyphenated: line.hyphenated,
+                       runs: request.detail >= .runs ? line.runs.map { run in
+                           RunResult(start: offsets.convert(run.start), end: offsets.convert(run.end), font: run.font,
+                                     level: Int(run.level), x: wire(run.x), width: wire(run.width),
+                                     glyphs: request.detail == .glyphs ? run.glyphs.map {
+                                         GlyphResult(id: Int($0.id), cluster: offsets.convert($0.cluster),
+                                                     advance: wire($0.advance), dx: wire($0.xOffset), dy: wire(-$0.yOffset))
+                                     } : nil)
+                       } : nil)
         }
-        return LayoutResult(width: wire(layout.width), height: wire(layout.height), lines: lines).json
+        let fonts = layout.fonts.map {
+            FontResult(family: $0.family, file: $0.identity.path, index: $0.identity.index, size: $0.size)
+        }
+        return LayoutResult(width: wire(layout.width), height: wire(layout.height), lines: lines, fonts: fonts).json
+    }
+
+    private func boundaries(_ params: JSONValue?, session: Session) throws(RPCError) -> JSONValue {
+        let p = try BoundariesParams(json: params)
+        let text = try utf16(p.text)
+        guard let kind = BoundaryKind(rawValue: p.kind) else { throw .invalidParams(field: "kind", "is not known") }
+        let offsets: [Int]
+        do { offsets = try engine.boundaries(kind, of: text, language: p.language ?? "") } catch { throw Self.rpcError(error) }
+        let mapping = OffsetMapping(text: text, encoding: session.offsetEncoding.engineEncoding)
+        return ["offsets": .array(offsets.map { .number(Double(mapping.convert($0))) })]
+    }
+
+    /// The text as UTF-16, within the configured length.
+    private func utf16(_ text: String) throws(RPCError) -> [UInt16] {
+        let units = Array(text.utf16)
+        guard units.count <= configuration.maxTextLength else {
+            throw .invalidParams(field: "text", "is \(units.count) UTF-16 units long; this server accepts at most \(configuration.maxTextLength)")
+        }
+        return units
     }
 
     /// An engine error as the JSON-RPC error a client can act on.

@@ -11,10 +11,16 @@ import Testing
         #expect(try JSONParser.parse(#""\ud83d\ude00""#) == "😀")
     }
 
+    @Test func loneSurrogateEscapesBecomeReplacementCharacters() throws {
+        #expect(try JSONParser.parse(#""\ud83d""#) == "\u{FFFD}")
+        #expect(try JSONParser.parse(#""a\ude00b""#) == "a\u{FFFD}b")
+        #expect(try JSONParser.parse(#""\ud83d\u0041""#) == "\u{FFFD}A")
+        #expect(try JSONParser.parse(#""\ud83d\ud83d\ude00""#) == "\u{FFFD}😀")
+        #expect(try JSONParser.parse(#""\ud800\n""#) == "\u{FFFD}\n")
+    }
+
     @Test(arguments: [
-        (#""\ud83d""#, "lone high surrogate"),
-        (#""\ude00""#, "lone low surrogate"),
-        (#""\ud83d\u0041""#, "lone high surrogate"),
+        (#""\ud83d\u00""#, "invalid \\u escape"),
         ("[", "unexpected end"),
         ("{", "expected a string key"),
         ("[1,]", "unexpected character"),

@@ -21,7 +21,6 @@ import Testing
         (#"{"jsonrpc": "2.0", "id": 1, "method": "layout", "params": {"text": "x", "font": {"size": -1}}}"#, -32602, "font.size"),
         (#"{"jsonrpc": "2.0", "id": 1, "method": "layout", "params": {"text": "x", "font": {"family": 3}}}"#, -32602, "font.family"),
         (#"{"jsonrpc": "2.0", "id": 1, "method": "layout", "params": ["x"]}"#, -32602, nil),
-        (#"{"jsonrpc": "2.0", "id": 1, "method": "layout", "params": {"text": "\ud800"}}"#, -32700, nil),
     ]
 
     @Test func eachGetsItsErrorAndTheConnectionCarriesOn() throws {
@@ -40,6 +39,30 @@ import Testing
             }
             #expect(try client.result("ping")["pong"] == true, "connection still works after \(line)")
         }
+    }
+
+    @Test func hostileTextLaysOut() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        // JSON string contents, as a client would send them.
+        let texts: [String] = [
+            #"a\ud800b\udfff"#,                                         // lone surrogates: U+FFFD each
+            #"\u0000\u0001\u001f\u007f\u0008 control"#,                 // control characters
+            #"\ufdd0\ufffe\uffff\udbff\udfff noncharacters"#,
+            String(repeating: #"\u202e\u2067\u202a\u2069\u202c"#, count: 2000) + "abc",  // bidi controls
+            String(repeating: #"\u0301"#, count: 5000),                  // marks with no base
+        ]
+        for text in texts {
+            let raw = #"{"jsonrpc":"2.0","id":1,"method":"layout","params":{"text":""# + text + #"","width":100}}"#
+            let reply = try #require(try client.raw(raw))
+            let result = try #require(reply["result"].flatMap(LayoutResult.init(json:)), "\(JSONWriter.string(reply).prefix(300))")
+            #expect(result.lines.count >= 1)
+        }
+        // Lone surrogates count one UTF-16 unit each, as the client sent them.
+        let reply = try #require(try client.raw(#"{"jsonrpc":"2.0","id":2,"method":"layout","params":{"text":"a\ud800b"}}"#))
+        #expect(reply["result"]?["lines"]?.arrayValue?.last?["end"] == 3)
+        #expect(try client.result("ping")["pong"] == true)
     }
 
     @Test func invalidUTF8IsAParseError() throws {
