@@ -9,12 +9,20 @@ public struct FontDescriptor: Hashable, Sendable {
     public var size: Double
     public var weight: Int
     public var style: Style
+    /// OpenType features to turn on or off (`kern` 0, `smcp` 1, `ss01` 1, …).
+    public var features: [FontFeature]
+    /// Variable-font axis values (`wdth` 80, `opsz` 12, …). Where a face has a `wght` axis
+    /// and no `wght` value is given, `weight` sets it.
+    public var variations: [FontVariation]
 
-    public init(family: String = "sans-serif", size: Double = 16, weight: Int = 400, style: Style = .normal) {
+    public init(family: String = "sans-serif", size: Double = 16, weight: Int = 400, style: Style = .normal,
+                features: [FontFeature] = [], variations: [FontVariation] = []) {
         self.family = family
         self.size = size
         self.weight = weight
         self.style = style
+        self.features = features
+        self.variations = variations
     }
 
     /// The part of the descriptor that selects font files (size does not: faces are scalable
@@ -26,4 +34,19 @@ public struct FontDescriptor: Hashable, Sendable {
         var weight: Int
         var style: Style
     }
+}
+
+/// An OpenType feature setting: a four-letter tag and a value (0 off, 1 on, n the n-th
+/// alternate).
+public struct FontFeature: Hashable, Sendable {
+    public var tag: String
+    public var value: UInt32
+    public init(tag: String, value: UInt32) { self.tag = tag; self.value = value }
+}
+
+/// A variable-font axis value: a four-letter axis tag and a value in the axis's units.
+public struct FontVariation: Hashable, Sendable {
+    public var tag: String
+    public var value: Double
+    public init(tag: String, value: Double) { self.tag = tag; self.value = value }
 }

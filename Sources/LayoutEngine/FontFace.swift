@@ -1,4 +1,5 @@
 import CHarfBuzz
+import Synchronization
 
 /// Where a face lives: a font file and the face's index inside it (collections hold several).
 public struct FaceIdentity: Hashable, Sendable, CustomStringConvertible {
@@ -27,6 +28,10 @@ public final class FontFace: @unchecked Sendable {
     public let familyName: String
     /// Whether the face draws in color (bitmap, layered or SVG glyphs), as emoji fonts do.
     public let hasColorGlyphs: Bool
+    /// Whether the face is a variable font with a weight (`wght`) axis.
+    public let hasWeightAxis: Bool
+    /// Instances of this face at given axis values, made on first use.
+    private let instances = Mutex<BoundedCache<[FontVariation], VariedFont>>(BoundedCache(capacity: 16))
 
     /// Opens face `index` of the file at `path`.
     /// Fails with `EngineError.unreadableFont` when the file is missing or holds no glyphs.
@@ -66,6 +71,32 @@ public final class FontFace: @unchecked Sendable {
         self.lineGap = Double(max(gap, 0))
         self.familyName = Self.name(face, hb_ot_name_id_t(HB_OT_NAME_ID_TYPOGRAPHIC_FAMILY)) ?? Self.name(face, hb_ot_name_id_t(HB_OT_NAME_ID_FONT_FAMILY)) ?? ""
         self.hasColorGlyphs = hb_ot_color_has_png(face) != 0 || hb_ot_color_has_layers(face) != 0 || hb_ot_color_has_svg(face) != 0
+        var axis = hb_ot_var_axis_info_t()
+        self.hasWeightAxis = hb_ot_var_has_data(face) != 0 && hb_ot_var_find_axis_info(face, hb_tag_from_string("wght", 4), &axis) != 0
+    }
+
+    /// The axis values this face is used at for a descriptor: its `variations`, and its
+    /// weight on the `wght` axis where the face has one and `variations` sets none. Empty for
+    /// a face that is not variable.
+    func effectiveVariations(_ descriptor: FontDescriptor) -> [FontVariation] {
+        guard hb_ot_var_has_data(face) != 0 else { return [] }
+        var result = descriptor.variations
+        if hasWeightAxis, !result.contains(where: { $0.tag == "wght" }) {
+            result.append(FontVariation(tag: "wght", value: Double(descriptor.weight)))
+        }
+        return result
+    }
+
+    /// This face at `variations`, or nil for none (shape with the face's own font then).
+    /// The instance is cached (bounded) and stays valid while the caller holds it.
+    func instance(variations: [FontVariation]) -> VariedFont? {
+        guard !variations.isEmpty else { return nil }
+        return instances.withLock { cache in
+            if let known = cache[variations] { return known }
+            let instance = VariedFont(parent: font, variations: variations)
+            cache[variations] = instance
+            return instance
+        }
     }
 
     private static func name(_ face: OpaquePointer, _ id: hb_ot_name_id_t) -> String? {
@@ -94,6 +125,20 @@ public final class FontFace: @unchecked Sendable {
         let scale = size / unitsPerEm
         return LineMetrics(ascent: ascender * scale, descent: descender * scale, lineGap: lineGap * scale)
     }
+}
+
+/// A HarfBuzz font at set axis values, derived from a face's font; owns it.
+final class VariedFont: @unchecked Sendable {
+    let font: OpaquePointer
+
+    init(parent: OpaquePointer, variations: [FontVariation]) {
+        font = hb_font_create_sub_font(parent)!
+        let values = variations.map { hb_variation_t(tag: hb_tag_from_string($0.tag, -1), value: Float($0.value)) }
+        hb_font_set_variations(font, values, UInt32(values.count))
+        hb_font_make_immutable(font)
+    }
+
+    deinit { hb_font_destroy(font) }
 }
 
 /// Ascent, descent and line gap in points.

@@ -78,6 +78,8 @@ public struct UsedFont: Sendable, Equatable {
     public var identity: FaceIdentity
     public var family: String
     public var size: Double
+    /// Axis values the face was used at (empty for a face that is not variable).
+    public var variations: [FontVariation]
 }
 
 /// One laid-out line. Offsets are UTF-16 units into the request's text, half-open; the line

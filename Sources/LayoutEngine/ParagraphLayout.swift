@@ -13,6 +13,7 @@ struct ParagraphContext {
     let fallback: FallbackList
     let shaping = ShapingBuffer()
     let language: hb_language_t?
+    let features: [hb_feature_t]
     let locale: String
     let primaryFace: FontFace?
     var candidateForScalar: [UInt32: Int] = [:]
@@ -25,6 +26,7 @@ struct ParagraphContext {
         self.request = request
         self.fallback = fallback
         self.language = harfBuzzLanguage(request.language)
+        self.features = harfBuzzFeatures(request.font.features)
         self.locale = icuLocale(request.language)
         self.primaryFace = fallback.face(at: fallback.candidate(forCluster: CollectionOfOne(UInt32(0x20))))
     }
@@ -56,7 +58,8 @@ struct ParagraphContext {
     /// The index of `face` in the result's font table, adding it on first use.
     mutating func fontNumber(_ face: FontFace) -> Int {
         if let known = fontIndex[face.identity] { return known }
-        fonts.append(UsedFont(identity: face.identity, family: face.familyName, size: request.font.size))
+        fonts.append(UsedFont(identity: face.identity, family: face.familyName, size: request.font.size,
+                              variations: face.effectiveVariations(request.font)))
         fontIndex[face.identity] = fonts.count - 1
         return fonts.count - 1
     }
@@ -234,9 +237,12 @@ struct ParagraphContext {
         guard let face = fallback.face(at: key.font) ?? primaryFace else {
             throw EngineError.noFontsAvailable(family: request.font.family)
         }
-        let glyphs = shaping.shape(paragraph: text, start: start, end: end, face: face, script: key.script,
-                                   level: key.level, language: language, size: request.font.size,
-                                   advances: &advances)
+        let instance = face.instance(variations: face.effectiveVariations(request.font))
+        let glyphs = withExtendedLifetime(instance) {
+            shaping.shape(paragraph: text, start: start, end: end, face: face, font: instance?.font ?? face.font,
+                          features: features, script: key.script, level: key.level, language: language,
+                          size: request.font.size, advances: &advances)
+        }
         runs.append(ShapedRun(start: start, end: end, face: face, script: key.script, level: key.level, glyphs: glyphs))
     }
 

@@ -32,8 +32,8 @@ final class ShapingBuffer {
     /// Shapes `run` of `paragraph` (the whole paragraph is passed as context, so joining and
     /// contextual forms see across run edges) at `size` points, adding each glyph's advance
     /// to `advances` at its cluster's offset.
-    func shape(paragraph: UnsafeBufferPointer<UInt16>, start: Int, end: Int, face: FontFace,
-               script: Script, level: UInt8, language: hb_language_t?, size: Double,
+    func shape(paragraph: UnsafeBufferPointer<UInt16>, start: Int, end: Int, face: FontFace, font: OpaquePointer,
+               features: [hb_feature_t], script: Script, level: UInt8, language: hb_language_t?, size: Double,
                advances: inout [Double]) -> [ShapedGlyph] {
         hb_buffer_clear_contents(buffer)
         hb_buffer_add_utf16(buffer, paragraph.baseAddress, Int32(paragraph.count), UInt32(start), Int32(end - start))
@@ -45,7 +45,7 @@ final class ShapingBuffer {
         if end == paragraph.count { flags |= HB_BUFFER_FLAG_EOT.rawValue }
         hb_buffer_set_flags(buffer, hb_buffer_flags_t(rawValue: flags))
         hb_buffer_guess_segment_properties(buffer)
-        hb_shape(face.font, buffer, nil, 0)
+        features.withUnsafeBufferPointer { hb_shape(font, buffer, $0.baseAddress, UInt32($0.count)) }
 
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
@@ -69,4 +69,11 @@ final class ShapingBuffer {
 /// HarfBuzz's interned language for a BCP 47 tag, or nil for "".
 func harfBuzzLanguage(_ tag: String) -> hb_language_t? {
     tag.isEmpty ? nil : hb_language_from_string(tag, -1)
+}
+
+/// HarfBuzz feature settings applying to the whole text.
+func harfBuzzFeatures(_ features: [FontFeature]) -> [hb_feature_t] {
+    features.map {
+        hb_feature_t(tag: hb_tag_from_string($0.tag, -1), value: $0.value, start: 0, end: UInt32.max)
+    }
 }

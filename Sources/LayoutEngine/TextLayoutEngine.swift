@@ -37,7 +37,8 @@ public final class TextLayoutEngine: Sendable {
             for r in lines[i].runs.indices { lines[i].runs[r].x += shift }
         }
         if context.fonts.isEmpty, let primary = context.primaryFace {
-            context.fonts.append(UsedFont(identity: primary.identity, family: primary.familyName, size: request.font.size))
+            context.fonts.append(UsedFont(identity: primary.identity, family: primary.familyName, size: request.font.size,
+                                          variations: primary.effectiveVariations(request.font)))
         }
         return TextLayout(lines: lines, width: usedWidth, height: y, fonts: context.fonts)
     }

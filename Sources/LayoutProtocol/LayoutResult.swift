@@ -126,19 +126,30 @@ public struct FontResult: Sendable, Equatable {
     public var file: String
     public var index: Int
     public var size: Double
+    /// Axis values of a variable font, by tag (written only when there are any).
+    public var variations: [String: Double]
 
-    public init(family: String, file: String, index: Int, size: Double) {
-        self.family = family; self.file = file; self.index = index; self.size = size
+    public init(family: String, file: String, index: Int, size: Double, variations: [String: Double] = [:]) {
+        self.family = family; self.file = file; self.index = index; self.size = size; self.variations = variations
     }
 
     public var json: JSONValue {
-        ["family": .string(family), "file": .string(file), "index": .number(Double(index)), "size": .number(size)]
+        var members: [(String, JSONValue)] = [
+            ("family", .string(family)), ("file", .string(file)), ("index", .number(Double(index))), ("size", .number(size))]
+        if !variations.isEmpty {
+            members.append(("variations", .object(variations.sorted { $0.key < $1.key }.map { ($0.key, .number($0.value)) })))
+        }
+        return .object(members)
     }
 
     public init?(json: JSONValue) {
         guard let family = json["family"]?.stringValue, let file = json["file"]?.stringValue,
               let index = json["index"]?.intValue, let size = json["size"]?.doubleValue else { return nil }
-        self.init(family: family, file: file, index: index, size: size)
+        var variations: [String: Double] = [:]
+        if case .object(let members)? = json["variations"] {
+            for (k, v) in members { variations[k] = v.doubleValue }
+        }
+        self.init(family: family, file: file, index: index, size: size, variations: variations)
     }
 }
 

@@ -105,7 +105,9 @@ public final class LayoutService: Sendable {
         let text = try utf16(p.text)
         let font = FontDescriptor(
             family: p.font.family ?? configuration.defaultFamily, size: p.font.size ?? configuration.defaultSize,
-            weight: p.font.weight ?? 400, style: p.font.style.flatMap(FontDescriptor.Style.init(rawValue:)) ?? .normal)
+            weight: p.font.weight ?? 400, style: p.font.style.flatMap(FontDescriptor.Style.init(rawValue:)) ?? .normal,
+            features: p.font.features.map { FontFeature(tag: $0.tag, value: UInt32($0.value)) },
+            variations: p.font.variations.map { FontVariation(tag: $0.tag, value: $0.value) })
         let request = LayoutRequest(
             text: text, width: p.width, font: font, language: p.language ?? "",
             direction: p.direction.flatMap(ParagraphDirection.init(rawValue:)) ?? .auto,
@@ -128,7 +130,8 @@ public final class LayoutService: Sendable {
                        } : nil)
         }
         let fonts = layout.fonts.map {
-            FontResult(family: $0.family, file: $0.identity.path, index: $0.identity.index, size: $0.size)
+            FontResult(family: $0.family, file: $0.identity.path, index: $0.identity.index, size: $0.size,
+                       variations: Dictionary($0.variations.map { ($0.tag, $0.value) }, uniquingKeysWith: { $1 }))
         }
         return LayoutResult(width: wire(layout.width), height: wire(layout.height), lines: lines, fonts: fonts).json
     }

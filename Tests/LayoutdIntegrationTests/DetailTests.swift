@@ -53,6 +53,33 @@ import Testing
         #expect(hyphenated.lines[0].hyphenated && !hyphenated.lines[1].hyphenated)
     }
 
+    @Test func openTypeFeaturesAndVariations() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        func width(_ font: JSONValue) throws -> Double {
+            try #require(LayoutResult(json: client.result("layout", ["text": "AVAVAV Tyre", "font": font]))).width
+        }
+        let kerned = try width(["family": "Noto Sans"])
+        let unkerned = try width(["family": "Noto Sans", "features": ["kern": false]])
+        #expect(unkerned > kerned + 1, "turning kerning off widens AV pairs")
+        #expect(try width(["family": "Noto Sans", "features": ["kern": 1]]) == kerned)
+        // Weight picks the nearest face; the result names it.
+        let bold = try #require(LayoutResult(json: client.result("layout", ["text": "bold", "font": ["family": "Noto Sans", "weight": 700]])))
+        #expect(bold.fonts.first?.file.hasSuffix("NotoSans-Bold.ttf") == true)
+        // Axis values on a face that is not variable change nothing and are not reported.
+        let varied = try #require(LayoutResult(json: client.result("layout", ["text": "AVAVAV Tyre", "font": ["family": "Noto Sans", "variations": ["wdth": 80]]])))
+        #expect(varied.width == kerned && varied.fonts.first?.variations == [:])
+        for (font, field) in [(["features": ["toolong": true]] as JSONValue, "font.features.toolong"),
+                              (["features": ["kern": "yes"]], "font.features.kern"),
+                              (["features": ["kern": 70000]], "font.features.kern"),
+                              (["variations": ["wght": "bold"]], "font.variations.wght"),
+                              (["variations": []], "font.variations")] {
+            let reply = try client.call("layout", ["text": "x", "font": font])
+            #expect(reply["error"]?["data"]?["field"] == .string(field), "\(JSONWriter.string(reply))")
+        }
+    }
+
     @Test func boundariesOfEveryKind() throws {
         let daemon = try Daemon()
         defer { daemon.stop() }
