@@ -16,7 +16,10 @@ struct ParagraphContext {
     let features: [hb_feature_t]
     let locale: String
     let primaryFace: FontFace?
-    var candidateForScalar: [UInt32: Int] = [:]
+    /// Fallback lists for the scripts met so far, sorted for the script's language.
+    private var scriptFallbacks: [Int32: FallbackList] = [:]
+    /// Faces chosen for single code points so far, per script.
+    private var faceForScalar: [ScalarKey: FontFace] = [:]
     /// Fonts the result's runs refer to, by index.
     var fonts: [UsedFont] = []
     private var fontIndex: [FaceIdentity: Int] = [:]
@@ -31,16 +34,19 @@ struct ParagraphContext {
         self.primaryFace = fallback.face(at: fallback.candidate(forCluster: CollectionOfOne(UInt32(0x20))))
     }
 
-    /// The fallback candidate for the cluster `start..<end` of `text`.
-    mutating func candidate(_ text: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int) -> Int {
+    /// The face for the cluster `start..<end` of `text`, whose script is `script`: the
+    /// requested family's own face when it covers the cluster (and the cluster does not ask
+    /// for emoji), else the first face covering it in fontconfig's fallback order for the
+    /// script's language.
+    mutating func face(_ text: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, script: Script) throws -> FontFace {
         let (first, width) = decodeUTF16(text, at: start)
         if start + width == end {
             // Below U+231A no character defaults to emoji presentation.
-            if first < 0x231A, fallback.covers(0, first) { return 0 }
-            if let known = candidateForScalar[first] { return known }
-            let found = fallback.candidate(forCluster: CollectionOfOne(first),
-                                           presentation: EmojiPresentation(cluster: CollectionOfOne(first)))
-            candidateForScalar[first] = found
+            if first < 0x231A, fallback.covers(0, first), let primaryFace { return primaryFace }
+            let key = ScalarKey(scalar: first, script: script.code)
+            if let known = faceForScalar[key] { return known }
+            let found = try choose(CollectionOfOne(first), script: script)
+            faceForScalar[key] = found
             return found
         }
         var scalars: [UInt32] = []
@@ -52,7 +58,33 @@ struct ParagraphContext {
             scalars.append(s)
             i += w
         }
-        return fallback.candidate(forCluster: scalars, presentation: EmojiPresentation(cluster: scalars))
+        return try choose(scalars, script: script)
+    }
+
+    private mutating func choose(_ scalars: some Collection<UInt32>, script: Script) throws -> FontFace {
+        let presentation = EmojiPresentation(cluster: scalars)
+        if presentation != .emoji, let primaryFace,
+           scalars.allSatisfy({ isIgnorableForCoverage($0) || fallback.covers(0, $0) }) {
+            return primaryFace
+        }
+        let list = try fallbackList(for: script)
+        let index = list.candidate(forCluster: scalars, presentation: presentation)
+        guard let face = list.face(at: index) ?? primaryFace else {
+            throw EngineError.noFontsAvailable(family: request.font.family)
+        }
+        return face
+    }
+
+    /// The fallback list for a script: sorted by fontconfig for the script's language (the
+    /// request's own when it writes in that script), one sort per (family, language), cached.
+    private mutating func fallbackList(for script: Script) throws -> FallbackList {
+        if let known = scriptFallbacks[script.code] { return known }
+        let language = script.language(preferring: request.language)
+        let list = language == request.language
+            ? fallback
+            : try engine.fonts.fallbackList(for: request.font, language: language)
+        scriptFallbacks[script.code] = list
+        return list
     }
 
     /// The index of `face` in the result's font table, adding it on first use.
@@ -87,7 +119,8 @@ struct ParagraphContext {
         var runKey: RunKey?
         for c in 0..<(graphemes.count - 1) {
             let start = Int(graphemes[c]), end = Int(graphemes[c + 1])
-            let key = RunKey(font: candidate(text, start, end), script: scripts[c], level: bidi.levels[start])
+            let face = try face(text, start, end, script: scripts[c])
+            let key = RunKey(face: face, script: scripts[c], level: bidi.levels[start])
             if end - start > maxShapedClusterLength {
                 // A pathological cluster (a base with thousands of marks): shaping it whole
                 // costs the shaper quadratic time finding each mark's base, so it is shaped
@@ -234,9 +267,7 @@ struct ParagraphContext {
 
     private func shapeRun(_ text: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, _ key: RunKey,
                           _ runs: inout [ShapedRun], _ advances: inout [Double]) throws {
-        guard let face = fallback.face(at: key.font) ?? primaryFace else {
-            throw EngineError.noFontsAvailable(family: request.font.family)
-        }
+        let face = key.face
         let instance = face.instance(variations: face.effectiveVariations(request.font))
         let glyphs = withExtendedLifetime(instance) {
             shaping.shape(paragraph: text, start: start, end: end, face: face, font: instance?.font ?? face.font,
@@ -257,11 +288,18 @@ struct ParagraphContext {
     }
 }
 
-/// What keeps a run together: one font (fallback index), one script, one bidi level.
+/// What keeps a run together: one face, one script, one bidi level.
 struct RunKey: Equatable {
-    var font: Int
+    var face: FontFace
     var script: Script
     var level: UInt8
+
+    static func == (a: RunKey, b: RunKey) -> Bool { a.face === b.face && a.script == b.script && a.level == b.level }
+}
+
+struct ScalarKey: Hashable {
+    var scalar: UInt32
+    var script: Int32
 }
 
 extension ShapedRun {

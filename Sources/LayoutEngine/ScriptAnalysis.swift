@@ -18,6 +18,28 @@ struct Script: Hashable, Sendable {
     /// ISO 15924 tag, e.g. "Arab".
     var tag: String { String(cString: ldicu_script_tag(code)) }
 
+    /// The language fallback fonts are sorted for: `preferred` (the request's) when it is
+    /// written in this script, else the script's most common language, else `preferred`.
+    func language(preferring preferred: String) -> String {
+        let tag = self.tag
+        let base = preferred.split(separator: "-").first.map { String($0).lowercased() } ?? ""
+        if let languages = Script.languagesByTag[tag] {
+            return languages.contains(base) ? preferred : languages[0]
+        }
+        return preferred
+    }
+
+    /// The languages (ISO 639-1) that fontconfig knows well for scripts whose fonts differ
+    /// by language or by script; the first is the default.
+    static let languagesByTag: [String: [String]] = [
+        "Arab": ["ar", "fa", "ur", "ps", "ug", "ku", "sd"], "Hebr": ["he", "yi"], "Deva": ["hi", "mr", "ne", "sa"],
+        "Beng": ["bn", "as"], "Taml": ["ta"], "Telu": ["te"], "Knda": ["kn"], "Mlym": ["ml"], "Gujr": ["gu"],
+        "Guru": ["pa"], "Orya": ["or"], "Sinh": ["si"], "Thai": ["th"], "Laoo": ["lo"], "Khmr": ["km"],
+        "Mymr": ["my"], "Tibt": ["bo"], "Ethi": ["am", "ti"], "Geor": ["ka"], "Armn": ["hy"],
+        "Hani": ["zh-cn", "zh", "ja", "ko"], "Hira": ["ja"], "Kana": ["ja"], "Hang": ["ko"], "Bopo": ["zh-tw"],
+        "Grek": ["el"], "Cyrl": ["ru", "uk", "bg", "sr", "be", "mk", "kk"],
+    ]
+
     /// HarfBuzz's script value.
     var harfBuzz: hb_script_t { hb_script_from_string(ldicu_script_tag(code), -1) }
 }

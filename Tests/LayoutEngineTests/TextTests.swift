@@ -48,3 +48,15 @@ import Testing
                                        "Arab", "Arab", "Arab", "Arab", "Arab", "Arab"])
     }
 }
+
+@Suite struct ScriptLanguageTests {
+    @Test func fallbackLanguageFollowsTheScript() {
+        let arabic = Script(of: 0x0645), han = Script(of: 0x4F60), latin = Script(of: 0x61)
+        #expect(arabic.language(preferring: "") == "ar")
+        #expect(arabic.language(preferring: "fa-IR") == "fa-IR", "the request's language when it writes the script")
+        #expect(arabic.language(preferring: "en") == "ar")
+        #expect(han.language(preferring: "ja") == "ja")
+        #expect(han.language(preferring: "") == "zh-cn")
+        #expect(latin.language(preferring: "de") == "de")
+    }
+}
