@@ -20,6 +20,8 @@ struct ParagraphContext {
     private var scriptFallbacks: [Int32: FallbackList] = [:]
     /// Faces chosen for single code points so far, per script.
     private var faceForScalar: [ScalarKey: FontFace] = [:]
+    /// The face of the cluster before, in this paragraph.
+    private var previousFace: FontFace?
     /// Fonts the result's runs refer to, by index.
     var fonts: [UsedFont] = []
     private var fontIndex: [FaceIdentity: Int] = [:]
@@ -39,6 +41,18 @@ struct ParagraphContext {
     /// for emoji), else the first face covering it in fontconfig's fallback order for the
     /// script's language.
     mutating func face(_ text: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, script: Script) throws -> FontFace {
+        let (first, _) = decodeUTF16(text, at: start)
+        // A space, a control or format character, or a variation selector never picks a
+        // font: it stays in the font of the text before it, as in Pango (every font has
+        // the ASCII space, and HarfBuzz falls back to it for the others).
+        if let previousFace, keepsPreviousFont(first) { return previousFace }
+        let chosen = try chooseFace(text, start, end, script: script)
+        previousFace = chosen
+        return chosen
+    }
+
+    private mutating func chooseFace(_ text: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int,
+                                     script: Script) throws -> FontFace {
         let (first, width) = decodeUTF16(text, at: start)
         if start + width == end {
             // Below U+231A no character defaults to emoji presentation.
@@ -99,6 +113,7 @@ struct ParagraphContext {
     /// Lays out one paragraph below `y`, appending its lines and moving `y` past them.
     mutating func layoutParagraph(text whole: UnsafeBufferPointer<UInt16>, _ range: ParagraphRange,
                                   y: inout Double, into lines: inout [LineBox]) throws {
+        previousFace = nil
         let size = request.font.size
         let text = UnsafeBufferPointer(rebasing: whole[range.start..<range.contentEnd])
         let n = text.count
@@ -285,6 +300,18 @@ struct ParagraphContext {
                            ascent: metrics.ascent, descent: metrics.descent, isRTL: rtl, hyphenated: false, runs: [])
         y += height
         return line
+    }
+}
+
+/// Whether a cluster starting with `scalar` keeps the font before it: space separators
+/// (but OGHAM SPACE MARK, which has ink), controls, format characters, variation selectors.
+func keepsPreviousFont(_ scalar: UInt32) -> Bool {
+    switch scalar {
+    case 0x20, 0xA0, 0x2000...0x200F, 0x2028...0x202F, 0x205F...0x206F, 0x3000, 0xFEFF, 0xFE00...0xFE0F,
+         0xE0001...0xE007F, 0xE0100...0xE01EF, 0...0x1F, 0x7F...0x9F, 0xAD, 0x061C, 0x180E:
+        return true
+    default:
+        return false
     }
 }
 
