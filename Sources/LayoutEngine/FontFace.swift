@@ -93,7 +93,7 @@ public final class FontFace: @unchecked Sendable {
         guard !variations.isEmpty else { return nil }
         return instances.withLock { cache in
             if let known = cache[variations] { return known }
-            let instance = VariedFont(parent: font, variations: variations)
+            let instance = VariedFont(face: face, variations: variations)
             cache[variations] = instance
             return instance
         }
@@ -127,12 +127,14 @@ public final class FontFace: @unchecked Sendable {
     }
 }
 
-/// A HarfBuzz font at set axis values, derived from a face's font; owns it.
+/// A HarfBuzz font of a face at set axis values; owns it. (A font of its own with the
+/// OpenType functions, not a sub-font: a sub-font would measure through its parent, at the
+/// parent's axis values.)
 final class VariedFont: @unchecked Sendable {
     let font: OpaquePointer
 
-    init(parent: OpaquePointer, variations: [FontVariation]) {
-        font = hb_font_create_sub_font(parent)!
+    init(face: OpaquePointer, variations: [FontVariation]) {
+        font = hb_font_create(face)!
         let values = variations.map { hb_variation_t(tag: hb_tag_from_string($0.tag, -1), value: Float($0.value)) }
         hb_font_set_variations(font, values, UInt32(values.count))
         hb_font_make_immutable(font)

@@ -88,3 +88,28 @@ import Testing
         #expect(abs(unbroken.width - (left + (try layout("ordinarily", detail: .lines).width))) < 1e-6)
     }
 }
+
+/// Inter (fonts-inter-variable) is the pinned variable font: weight and variations set its
+/// axes.
+@Suite struct VariableFontTests {
+    func layout(weight: Int, variations: [FontVariation] = []) throws -> TextLayout {
+        try sharedEngine.layout(LayoutRequest(
+            text: utf16("Hamburgefonstiv"),
+            font: FontDescriptor(family: "Inter", size: 16, weight: weight, variations: variations)))
+    }
+
+    @Test func weightSetsTheWeightAxis() throws {
+        let regular = try layout(weight: 400), bold = try layout(weight: 700)
+        #expect(regular.fonts[0].family.hasPrefix("Inter"))
+        #expect(regular.fonts[0].identity.path.hasSuffix(".var.ttf"))
+        #expect(regular.fonts[0].variations == [FontVariation(tag: "wght", value: 400)])
+        #expect(bold.fonts[0].variations == [FontVariation(tag: "wght", value: 700)])
+        #expect(bold.width > regular.width + 1, "bold glyphs are wider")
+    }
+
+    @Test func explicitAxisValuesWin() throws {
+        let light = try layout(weight: 700, variations: [FontVariation(tag: "wght", value: 300)])
+        #expect(light.fonts[0].variations == [FontVariation(tag: "wght", value: 300)])
+        #expect(light.width < (try layout(weight: 400)).width)
+    }
+}

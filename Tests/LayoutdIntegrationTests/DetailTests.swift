@@ -70,6 +70,11 @@ import Testing
         // Axis values on a face that is not variable change nothing and are not reported.
         let varied = try #require(LayoutResult(json: client.result("layout", ["text": "AVAVAV Tyre", "font": ["family": "Noto Sans", "variations": ["wdth": 80]]])))
         #expect(varied.width == kerned && varied.fonts.first?.variations == [:])
+        // Inter, the pinned variable font: weight goes on its wght axis, variations override it.
+        let inter = try #require(LayoutResult(json: client.result("layout", ["text": "Hamburg", "font": ["family": "Inter", "weight": 700]])))
+        #expect(inter.fonts.first?.variations == ["wght": 700])
+        let light = try #require(LayoutResult(json: client.result("layout", ["text": "Hamburg", "font": ["family": "Inter", "weight": 700, "variations": ["wght": 300]]])))
+        #expect(light.fonts.first?.variations == ["wght": 300] && light.width < inter.width)
         for (font, field) in [(["features": ["toolong": true]] as JSONValue, "font.features.toolong"),
                               (["features": ["kern": "yes"]], "font.features.kern"),
                               (["features": ["kern": 70000]], "font.features.kern"),
