@@ -39,12 +39,9 @@ public struct LineResult: Sendable, Equatable {
               let baseline = json["baseline"]?.doubleValue, let ascent = json["ascent"]?.doubleValue,
               let descent = json["descent"]?.doubleValue else { return nil }
         var runs: [RunResult]?
-        if let values = json["runs"]?.arrayValue {
-            runs = []
-            for v in values {
-                guard let run = RunResult(json: v) else { return nil }
-                runs?.append(run)
-            }
+        if let value = json["runs"] {
+            guard let decoded = value.decodedArray(RunResult.init(json:)) else { return nil }
+            runs = decoded
         }
         self.init(start: start, end: end, x: x, y: y, width: width, height: height, baseline: baseline,
                   ascent: ascent, descent: descent, hyphenated: json["hyphenated"]?.boolValue ?? false, runs: runs)
@@ -83,12 +80,9 @@ public struct RunResult: Sendable, Equatable {
               let level = json["level"]?.intValue, let x = json["x"]?.doubleValue, let width = json["width"]?.doubleValue
         else { return nil }
         var glyphs: [GlyphResult]?
-        if let values = json["glyphs"]?.arrayValue {
-            glyphs = []
-            for v in values {
-                guard let g = GlyphResult(json: v) else { return nil }
-                glyphs?.append(g)
-            }
+        if let value = json["glyphs"] {
+            guard let decoded = value.decodedArray(GlyphResult.init(json:)) else { return nil }
+            glyphs = decoded
         }
         self.init(start: start, end: end, font: font, level: level, x: x, width: width, glyphs: glyphs)
     }
@@ -181,18 +175,24 @@ public struct LayoutResult: Sendable, Equatable {
     /// Reads a result back (for clients); nil when it is not shaped like one.
     public init?(json: JSONValue) {
         guard let size = json["size"], let width = size["width"]?.doubleValue, let height = size["height"]?.doubleValue,
-              let lineValues = json["lines"]?.arrayValue else { return nil }
-        var lines: [LineResult] = []
-        for v in lineValues {
-            guard let line = LineResult(json: v) else { return nil }
-            lines.append(line)
-        }
-        var fonts: [FontResult] = []
-        for v in json["fonts"]?.arrayValue ?? [] {
-            guard let font = FontResult(json: v) else { return nil }
-            fonts.append(font)
-        }
+              let lines = json["lines"]?.decodedArray(LineResult.init(json:)),
+              let fonts = (json["fonts"] ?? []).decodedArray(FontResult.init(json:)) else { return nil }
         self.init(width: width, height: height, truncated: json["truncated"]?.boolValue ?? false, lines: lines,
                   regions: json["regions"]?.arrayValue ?? [], fonts: fonts)
+    }
+}
+
+extension JSONValue {
+    /// The elements of an array, each decoded with `decode`; nil when this is not an array
+    /// or an element does not decode.
+    public func decodedArray<T>(_ decode: (JSONValue) -> T?) -> [T]? {
+        guard case .array(let elements) = self else { return nil }
+        var result: [T] = []
+        result.reserveCapacity(elements.count)
+        for element in elements {
+            guard let value = decode(element) else { return nil }
+            result.append(value)
+        }
+        return result
     }
 }
