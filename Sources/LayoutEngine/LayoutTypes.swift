@@ -2,7 +2,7 @@
 public enum LayoutDetail: String, Sendable, CaseIterable, Comparable {
     /// Line boxes only.
     case lines
-    /// Line boxes and each line's runs in visual order (range, font, direction, x, width).
+    /// Line boxes and each line's runs in visual order (range, font, style, direction, x, width).
     case runs
     /// Runs and their positioned glyphs.
     case glyphs
@@ -20,28 +20,188 @@ public enum WrapMode: String, Sendable, CaseIterable {
     case none
 }
 
-/// What to lay out: UTF-16 text, the width to wrap at (nil: no wrapping), the base font,
-/// the text's language (BCP 47, "" when unknown), the paragraphs' base direction, where
-/// lines may break and how much detail to return.
+/// How a paragraph's lines sit between its edges.
+public enum TextAlignment: String, Sendable, CaseIterable {
+    /// The leading edge: left in left-to-right paragraphs, right in right-to-left ones.
+    case start
+    /// The trailing edge.
+    case end
+    case left, right, center
+    /// Both edges: the spaces between words stretch; a paragraph's last line (and a line
+    /// ended by a line separator) is set at the start.
+    case justify
+}
+
+/// A tab stop: a position from the paragraph's leading edge and how the text after the
+/// tab lines up with it.
+public struct TabStop: Sendable, Equatable {
+    public enum Alignment: String, Sendable, CaseIterable {
+        /// The text starts at the stop.
+        case left
+        /// The text ends at the stop.
+        case right
+        /// The text is centered on the stop.
+        case center
+        /// The text's decimal separator ("." or ",") sits at the stop.
+        case decimal
+    }
+
+    public var location: Double
+    public var alignment: Alignment
+
+    public init(location: Double, alignment: Alignment = .left) {
+        self.location = location
+        self.alignment = alignment
+    }
+}
+
+/// Paragraph style: alignment, spacing, line height, indents, tab stops, direction, wrapping.
+/// All lengths in points.
+public struct ParagraphStyle: Sendable {
+    public var align: TextAlignment = .start
+    /// Extra space after every line but the last.
+    public var lineSpacing: Double = 0
+    /// A multiple of the natural line height, then clamped to the minimum and maximum.
+    public var lineHeightMultiple: Double?
+    public var minimumLineHeight: Double?
+    public var maximumLineHeight: Double?
+    /// Space after each paragraph but the last, and before each but the first.
+    public var paragraphSpacing: Double = 0
+    public var paragraphSpacingBefore: Double = 0
+    /// Indent of the leading edge of every line, plus `firstLineIndent` on a paragraph's
+    /// first line; indent of the trailing edge.
+    public var headIndent: Double = 0
+    public var firstLineIndent: Double = 0
+    public var tailIndent: Double = 0
+    public var tabStops: [TabStop] = []
+    /// Past the last tab stop, tabs go to the next multiple of this.
+    public var defaultTabInterval: Double = 28
+    public var direction: ParagraphDirection = .auto
+    public var wrap: WrapMode = .word
+
+    public init() {}
+}
+
+/// What a range of text looks like to the engine: its font, extra space after each cluster,
+/// and a shift of its baseline (up). Colors, decorations and links are the client's business
+/// and do not reach the engine.
+public struct SpanStyle: Hashable, Sendable {
+    public var font: FontDescriptor
+    public var letterSpacing: Double
+    public var baselineOffset: Double
+
+    public init(font: FontDescriptor = FontDescriptor(), letterSpacing: Double = 0, baselineOffset: Double = 0) {
+        self.font = font
+        self.letterSpacing = letterSpacing
+        self.baselineOffset = baselineOffset
+    }
+}
+
+/// Where a style starts: from `start` (UTF-16) up to the next run's start, text has
+/// `styles[style]`. Runs are sorted, the first starts at 0; starts should be grapheme
+/// boundaries (the server snaps span edges outward).
+public struct StyleRun: Sendable, Equatable {
+    public var start: Int
+    public var style: Int
+
+    public init(start: Int, style: Int) {
+        self.start = start
+        self.style = style
+    }
+}
+
+/// A rectangle in the layout's space (points, y down).
+public struct Rect: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+}
+
+/// Space between the layout box's edges and its text.
+public struct EdgeInsets: Sendable, Equatable {
+    public var top: Double, left: Double, bottom: Double, right: Double
+
+    public init(top: Double = 0, left: Double = 0, bottom: Double = 0, right: Double = 0) {
+        self.top = top; self.left = left; self.bottom = bottom; self.right = right
+    }
+}
+
+/// What to do when the text needs more than `maxLines` lines.
+public struct Truncation: Sendable {
+    public enum Mode: String, Sendable, CaseIterable {
+        /// Keep the start; the token ends the last line.
+        case tail
+        /// Keep the end; the token starts the first line.
+        case head
+        /// Keep the start and the end; the token sits between them on the last line.
+        case middle
+        /// Cut after the last line, no token.
+        case clip
+    }
+
+    public var mode: Mode
+    /// The token's text (UTF-16) and its style (an index into the request's styles).
+    public var token: [UInt16]
+    public var tokenStyle: Int
+
+    public init(mode: Mode = .tail, token: [UInt16] = [0x2026], tokenStyle: Int = 0) {
+        self.mode = mode
+        self.token = token
+        self.tokenStyle = tokenStyle
+    }
+}
+
+/// What to lay out: UTF-16 text and its styles, the width of the layout box (nil: no
+/// wrapping), the paragraph style, insets and exclusions, a line limit, the text's language
+/// (BCP 47, "" when unknown) and how much detail to return.
 public struct LayoutRequest: Sendable {
     public var text: [UInt16]
     public var width: Double?
-    public var font: FontDescriptor
+    /// Styles the style runs refer to; `styles[0]` is the base style. Never empty.
+    public var styles: [SpanStyle]
+    public var styleRuns: [StyleRun]
     public var language: String
-    public var direction: ParagraphDirection
-    public var wrap: WrapMode
+    public var paragraph: ParagraphStyle
+    public var insets: EdgeInsets
+    /// Areas (in the box's space) lines flow around.
+    public var exclusions: [Rect]
+    public var maxLines: Int?
+    public var truncation: Truncation
     public var detail: LayoutDetail
+    /// Whether runs and positions are needed (for regions or rects) even without run detail.
+    public var keepsGeometry: Bool
+
+    /// The base font (`styles[0].font`).
+    public var font: FontDescriptor {
+        get { styles[0].font }
+        set { styles[0].font = newValue }
+    }
 
     public init(text: [UInt16], width: Double? = nil, font: FontDescriptor = FontDescriptor(),
                 language: String = "", direction: ParagraphDirection = .auto, wrap: WrapMode = .word,
                 detail: LayoutDetail = .lines) {
         self.text = text
         self.width = width
-        self.font = font
+        self.styles = [SpanStyle(font: font)]
+        self.styleRuns = [StyleRun(start: 0, style: 0)]
         self.language = language
-        self.direction = direction
-        self.wrap = wrap
+        self.paragraph = ParagraphStyle()
+        self.paragraph.direction = direction
+        self.paragraph.wrap = wrap
+        self.insets = EdgeInsets()
+        self.exclusions = []
+        self.maxLines = nil
+        self.truncation = Truncation()
         self.detail = detail
+        self.keepsGeometry = false
     }
 }
 
@@ -55,18 +215,24 @@ public struct PositionedGlyph: Sendable, Equatable {
     public var yOffset: Double
 }
 
-/// A run of one line: one font and one bidi level, in visual order on its line.
+/// A run of one line: one font, one style and one bidi level, in visual order on its line.
 public struct LineRun: Sendable, Equatable {
-    /// UTF-16 range of the text the run draws.
+    /// UTF-16 range of the text the run draws (empty for the truncation token).
     public var start: Int
     public var end: Int
     /// Index into `TextLayout.fonts`.
     public var font: Int
+    /// Index into the request's styles.
+    public var style: Int
     /// Bidi embedding level (odd: right to left).
     public var level: UInt8
     /// Left edge, absolute, and advance width, in points.
     public var x: Double
     public var width: Double
+    /// Shift of the baseline (up), from the style.
+    public var baselineOffset: Double
+    /// Whether the run draws the truncation token rather than the text.
+    public var isToken: Bool
     /// The glyphs left to right; empty unless glyph detail was asked for.
     public var glyphs: [PositionedGlyph]
 
@@ -74,7 +240,7 @@ public struct LineRun: Sendable, Equatable {
 }
 
 /// A font a layout used: which face, the family it calls itself, at what size.
-public struct UsedFont: Sendable, Equatable {
+public struct UsedFont: Sendable, Equatable, Hashable {
     public var identity: FaceIdentity
     public var family: String
     public var size: Double
@@ -91,7 +257,7 @@ public struct LineBox: Sendable, Equatable {
     public var x: Double
     public var y: Double
     /// Advance width of the line's content, without hanging white space (with the hyphen a
-    /// soft hyphen shows when the line breaks there).
+    /// soft hyphen shows when the line breaks there, and the truncation token).
     public var width: Double
     public var height: Double
     /// Absolute y of the baseline.
@@ -100,17 +266,29 @@ public struct LineBox: Sendable, Equatable {
     public var descent: Double
     /// Whether the line's paragraph runs right to left.
     public var isRTL: Bool
-    /// Whether the line ends at a soft hyphen and shows a hyphen there.
+    /// Whether the line ends at a soft hyphen and shows a hyphen.
     public var hyphenated: Bool
-    /// The line's runs in visual order; empty unless run or glyph detail was asked for.
+    /// Whether the line shows the truncation token.
+    public var showsToken: Bool
+    /// The line's runs in visual order; empty unless runs were asked for or are needed.
     public var runs: [LineRun]
 }
 
-/// A finished layout: lines top to bottom, the used size (widest line, bottom of the last
-/// line) and the fonts the runs refer to (with run detail; otherwise the primary font).
+/// A finished layout: lines top to bottom, the used size (widest line plus insets, bottom
+/// of the last line plus insets) and the fonts the runs refer to (with run detail; otherwise
+/// the primary font). With truncation, which text stays visible and where the token is.
 public struct TextLayout: Sendable {
     public var lines: [LineBox]
     public var width: Double
     public var height: Double
     public var fonts: [UsedFont]
+    public var truncated: Bool
+    /// The text that stays visible, as ranges in text order (all of it when not truncated).
+    public var visibleRanges: [Range<Int>]
+    /// The text the truncation token stands for, and the token's rectangle.
+    public var hiddenRange: Range<Int>?
+    public var tokenRect: Rect?
+    /// `positions[i]`: the sum of the final advances (after tabs, justification and letter
+    /// spacing) of units `0..<i` of the text, for geometry queries; empty without geometry.
+    var positions: [Double]
 }

@@ -19,6 +19,8 @@ struct ShapedRun {
     var face: FontFace
     var script: Script
     var level: UInt8
+    /// The shaping style: font (with its size), letter spacing, baseline offset.
+    var style: SpanStyle
     var glyphs: [ShapedGlyph]
 }
 
@@ -71,9 +73,16 @@ func harfBuzzLanguage(_ tag: String) -> hb_language_t? {
     tag.isEmpty ? nil : hb_language_from_string(tag, -1)
 }
 
-/// HarfBuzz feature settings applying to the whole text.
-func harfBuzzFeatures(_ features: [FontFeature]) -> [hb_feature_t] {
-    features.map {
+/// HarfBuzz feature settings for a style: its font's features, and with letter spacing the
+/// optional ligatures off (spaced-out letters must not join).
+func harfBuzzFeatures(_ style: SpanStyle) -> [hb_feature_t] {
+    var features = style.font.features
+    if style.letterSpacing != 0 {
+        for tag in ["liga", "clig", "dlig", "hlig"] where !features.contains(where: { $0.tag == tag }) {
+            features.append(FontFeature(tag: tag, value: 0))
+        }
+    }
+    return features.map {
         hb_feature_t(tag: hb_tag_from_string($0.tag, -1), value: $0.value, start: 0, end: UInt32.max)
     }
 }

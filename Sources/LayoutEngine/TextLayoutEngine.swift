@@ -1,7 +1,8 @@
-/// Lays out text: splits paragraphs, resolves bidi levels, scripts and a font per grapheme
-/// cluster (with fontconfig fallback), shapes runs with HarfBuzz, finds line-break
-/// opportunities with ICU, fills lines greedily and orders each line's runs visually.
-/// Thread-safe; share one per daemon.
+/// Lays out text: splits paragraphs, resolves bidi levels, scripts, styles and a font per
+/// grapheme cluster (with fontconfig fallback), shapes runs with HarfBuzz, finds line-break
+/// opportunities with ICU, fills each line's slot greedily (indents, insets, exclusions),
+/// applies tabs, justification and line height, orders each line's runs visually, and
+/// truncates to `maxLines`. Thread-safe; share one per daemon.
 public final class TextLayoutEngine: Sendable {
     public let fonts: FontSystem
     public let breakIterators: BreakIteratorPool
@@ -20,27 +21,10 @@ public final class TextLayoutEngine: Sendable {
         guard request.text.count <= maxTextLength else {
             throw EngineError.textTooLong(length: request.text.count, limit: maxTextLength)
         }
-        let fallback = try fonts.fallbackList(for: request.font, language: request.language)
-        var context = ParagraphContext(engine: self, request: request, fallback: fallback)
-        var lines: [LineBox] = []
-        var y = 0.0
-        try request.text.withUnsafeBufferPointer { text in
-            for paragraph in paragraphRanges(text) {
-                try context.layoutParagraph(text: text, paragraph, y: &y, into: &lines)
-            }
+        return try request.text.withUnsafeBufferPointer { text in
+            var run = LayoutRun(engine: self, request: request, text: text)
+            return try run.layout()
         }
-        let usedWidth = lines.reduce(0) { max($0, $1.width) }
-        let boxWidth = request.width ?? usedWidth
-        for i in lines.indices where lines[i].isRTL {
-            let shift = boxWidth - lines[i].width - lines[i].x
-            lines[i].x += shift
-            for r in lines[i].runs.indices { lines[i].runs[r].x += shift }
-        }
-        if context.fonts.isEmpty, let primary = context.primaryFace {
-            context.fonts.append(UsedFont(identity: primary.identity, family: primary.familyName, size: request.font.size,
-                                          variations: primary.effectiveVariations(request.font)))
-        }
-        return TextLayout(lines: lines, width: usedWidth, height: y, fonts: context.fonts)
     }
 
     /// Every boundary of `kind` in `text`, 0 and the end included (UTF-16 offsets).
@@ -83,4 +67,213 @@ func paragraphRanges(_ text: UnsafeBufferPointer<UInt16>) -> [ParagraphRange] {
     }
     result.append(ParagraphRange(start: start, contentEnd: n, end: n))
     return result
+}
+
+/// One layout in progress: paragraphs top to bottom, each line in the slots its band leaves
+/// free, spacing between lines and paragraphs, truncation at `maxLines`, then alignment.
+struct LayoutRun {
+    let engine: TextLayoutEngine
+    let request: LayoutRequest
+    let text: UnsafeBufferPointer<UInt16>
+    var context: ParagraphContext
+    var lines: [AssembledLine] = []
+    /// The paragraph (index) of each line.
+    var lineParagraph: [Int] = []
+    /// Room each line's slot leaves unused in the box (indents, exclusions), for the used width.
+    var reserved: [Double] = []
+    /// Advances as laid out, per UTF-16 unit of the whole text (for geometry queries).
+    var finalAdvances: [Double]
+    var truncated = false
+    var hiddenRange: Range<Int>?
+    var visibleRanges: [Range<Int>] = []
+    let wantsRuns: Bool
+    let boxLeft: Double
+    let boxRight: Double?
+
+    init(engine: TextLayoutEngine, request: LayoutRequest, text: UnsafeBufferPointer<UInt16>) {
+        self.engine = engine
+        self.request = request
+        self.text = text
+        self.context = ParagraphContext(engine: engine, request: request)
+        self.wantsRuns = request.detail >= .runs || request.keepsGeometry
+        self.finalAdvances = request.keepsGeometry || request.detail >= .runs ? [Double](repeating: 0, count: text.count) : []
+        self.boxLeft = request.insets.left
+        self.boxRight = request.width.map { $0 - request.insets.right }
+    }
+
+    mutating func layout() throws -> TextLayout {
+        let paragraphs = paragraphRanges(text)
+        let style = request.paragraph
+        var y = request.insets.top
+        let limit = request.truncation.mode == .head ? nil : request.maxLines
+        paragraphLoop: for (index, range) in paragraphs.enumerated() {
+            if index > 0 { y += style.paragraphSpacingBefore }
+            let p = try context.shape(text, range)
+            var final = p.advances
+            let hyphenWidth = p.softHyphenEnds.isEmpty ? 0 : try self.hyphenWidth(p)
+            var filler = LineFiller(prefix: p.prefix, hangStart: p.hangStart, breaks: p.breaks, graphemes: p.graphemes)
+            filler.softHyphenEnds = p.softHyphenEnds
+            filler.hyphenWidth = hyphenWidth
+            let estimate = try estimatedLineHeight(p)
+            var start = 0
+            var trailingEmptyLine = p.endsWithHardBreak
+            var firstLine = true
+            var done = false
+            while !done {
+                if !lines.isEmpty { y += style.lineSpacing }
+                let lead = style.headIndent + (firstLine ? style.firstLineIndent : 0)
+                let slots = slotsForBand(y: &y, height: estimate, lead: lead, rtl: p.isRTL, em: request.styles[0].font.size)
+                var band = 0.0
+                for slot in slots {
+                    let tabOrigin = p.isRTL ? (boxRight.map { $0 - (slot.x + (slot.width ?? 0)) } ?? lead) : slot.x - boxLeft
+                    let end: Int
+                    if start < p.count {
+                        end = filler.nextLine(from: start, maxWidth: style.wrap == .none ? nil : slot.width) { s, e in
+                            context.lineWidth(p, text, prefix: p.prefix, s, e, tabOrigin: tabOrigin, hyphenWidth: hyphenWidth)
+                        }
+                    } else {
+                        end = start
+                        trailingEmptyLine = false
+                    }
+                    let isLast = end >= p.count && !trailingEmptyLine
+                    var line = try context.assembleLine(p, text, start, end, slot: slot, tabOrigin: tabOrigin,
+                                                        isLastOfParagraph: isLast, y: y, final: &final,
+                                                        hyphenWidth: hyphenWidth, wantsRuns: wantsRuns)
+                    if isLast { line.box.end = range.end }
+                    append(line, paragraph: index, lead: lead)
+                    band = max(band, line.box.height)
+                    start = end
+                    firstLine = false
+                    let moreText = !isLast || index < paragraphs.count - 1
+                    if let limit, lines.count >= limit, moreText {
+                        try truncate(p, final: &final, paragraphs: paragraphs, hyphenWidth: hyphenWidth)
+                        record(p, final)
+                        y += band
+                        break paragraphLoop
+                    }
+                    if isLast { done = true; break }
+                }
+                y += band
+            }
+            record(p, final)
+            if index < paragraphs.count - 1 { y += style.paragraphSpacing }
+        }
+        if request.truncation.mode == .head, let maxLines = request.maxLines, lines.count > maxLines {
+            try truncateHead(maxLines: maxLines, paragraphs: paragraphs)
+        }
+        if !truncated { visibleRanges = [0..<text.count] }
+        return finish()
+    }
+
+    /// Keeps a line, with the room its slot leaves unused.
+    mutating func append(_ line: AssembledLine, paragraph: Int, lead: Double) {
+        lines.append(line)
+        lineParagraph.append(paragraph)
+        let inner = boxRight.map { $0 - boxLeft }
+        let room = inner.map { $0 - (line.slot.width ?? 0) } ?? (lead + request.paragraph.tailIndent)
+        reserved.append(max(0, room))
+    }
+
+    /// Writes a paragraph's advances as laid out into the text-wide array.
+    mutating func record(_ p: ShapedParagraph, _ final: [Double]) {
+        guard !finalAdvances.isEmpty else { return }
+        for i in 0..<final.count { finalAdvances[p.range.start + i] = final[i] }
+    }
+
+    /// The width of the hyphen a soft hyphen shows, in the style at the paragraph's start.
+    mutating func hyphenWidth(_ p: ShapedParagraph) throws -> Double {
+        let style = request.styles[context.styleIndex(at: p.range.start)]
+        return context.hyphen(in: try context.selector.primaryFace(style.font), size: style.font.size)?.advance ?? 0
+    }
+
+    /// The line height the slots of a paragraph's bands are found for: its first style's
+    /// natural line height (a taller line is not checked against exclusions again).
+    mutating func estimatedLineHeight(_ p: ShapedParagraph) throws -> Double {
+        let style = request.styles[context.styleIndex(at: p.range.start)]
+        let m = try context.selector.primaryFace(style.font)?.metrics(size: style.font.size) ?? .zero
+        var height = (m.ascent + m.descent + m.lineGap) * (request.paragraph.lineHeightMultiple ?? 1)
+        if let minimum = request.paragraph.minimumLineHeight { height = max(height, minimum) }
+        if let maximum = request.paragraph.maximumLineHeight { height = min(height, maximum) }
+        return max(height, 1)
+    }
+
+    /// The slots of the band at `y`: the paragraph's space between its indents, less the
+    /// exclusions crossing the band, in reading order. Text continues on both sides of an
+    /// exclusion; a free interval narrower than one em is skipped. When no interval is left,
+    /// `y` moves below the exclusions in the way.
+    func slotsForBand(y: inout Double, height: Double, lead: Double, rtl: Bool, em: Double) -> [LineSlot] {
+        let left = boxLeft + (rtl ? request.paragraph.tailIndent : lead)
+        let right = boxRight.map { $0 - (rtl ? lead : request.paragraph.tailIndent) }
+        let exclusions = request.exclusions.filter { $0.width > 0 && $0.height > 0 }
+        guard !exclusions.isEmpty else {
+            return [LineSlot(x: left, width: right.map { max(0, $0 - left) })]
+        }
+        for _ in 0...exclusions.count {
+            let crossing = exclusions.filter { $0.y < y + height && $0.maxY > y }
+            var intervals: [(Double, Double?)] = [(left, right)]
+            for ex in crossing {
+                intervals = intervals.flatMap { (lo, hi) -> [(Double, Double?)] in
+                    if let hi, ex.x >= hi { return [(lo, hi)] }
+                    if ex.maxX <= lo { return [(lo, hi)] }
+                    var pieces: [(Double, Double?)] = []
+                    if ex.x > lo { pieces.append((lo, ex.x)) }
+                    if hi.map({ ex.maxX < $0 }) ?? true { pieces.append((ex.maxX, hi)) }
+                    return pieces
+                }
+            }
+            let usable = intervals.filter { lo, hi in hi.map { $0 - lo >= em } ?? true }
+            if !usable.isEmpty {
+                let slots = usable.map { lo, hi in LineSlot(x: lo, width: hi.map { $0 - lo }) }
+                return rtl ? slots.reversed() : slots
+            }
+            // Nothing free: go below the lowest-reaching exclusion in the way.
+            y = crossing.map(\.maxY).min() ?? y + height
+        }
+        return [LineSlot(x: left, width: right.map { max(0, $0 - left) })]
+    }
+
+    /// Final x of every line (alignment in its slot; unbounded slots align against the
+    /// widest of them), the used size, fonts, and the geometry kept for queries.
+    mutating func finish() -> TextLayout {
+        let unboundedWidth = lines.filter { $0.slot.width == nil }.map(\.box.width).max() ?? 0
+        var boxes: [LineBox] = []
+        boxes.reserveCapacity(lines.count)
+        var usedWidth = 0.0
+        var tokenRect: Rect?
+        for (i, line) in lines.enumerated() {
+            var box = line.box
+            let available = line.slot.width ?? unboundedWidth
+            let offset: Double = switch line.placement {
+            case .left: 0
+            case .right: available - box.width
+            case .center: (available - box.width) / 2
+            }
+            box.x = line.slot.x + offset
+            for r in box.runs.indices { box.runs[r].x += box.x }
+            let tokenRuns = box.runs.filter(\.isToken)
+            if let first = tokenRuns.first {
+                tokenRect = Rect(x: tokenRuns.map(\.x).min() ?? first.x, y: box.y,
+                                 width: tokenRuns.reduce(0) { $0 + $1.width }, height: box.height)
+            }
+            if !wantsRuns { box.runs = [] }
+            usedWidth = max(usedWidth, box.width + reserved[i])
+            boxes.append(box)
+        }
+        if context.fonts.isEmpty || !wantsRuns {
+            context.fonts = []
+            if let primary = try? context.selector.primaryFace(request.styles[0].font) {
+                _ = context.fontNumber(primary, style: request.styles[0])
+            }
+        }
+        var positions: [Double] = []
+        if !finalAdvances.isEmpty {
+            positions = [Double](repeating: 0, count: finalAdvances.count + 1)
+            for i in 0..<finalAdvances.count { positions[i + 1] = positions[i] + finalAdvances[i] }
+        }
+        let bottom = boxes.last.map { $0.y + $0.height } ?? request.insets.top
+        return TextLayout(lines: boxes, width: usedWidth + request.insets.left + request.insets.right,
+                          height: bottom + request.insets.bottom, fonts: context.fonts, truncated: truncated,
+                          visibleRanges: visibleRanges, hiddenRange: hiddenRange, tokenRect: tokenRect,
+                          positions: positions)
+    }
 }

@@ -4,13 +4,13 @@ import Testing
 /// Greedy filling on synthetic advances: every UTF-16 unit 10 points wide (spaces too), so
 /// each expected line can be worked out by hand.
 @Suite struct LineBreakerTests {
-    func breaker(_ text: String, breaks: [Int32]? = nil, mandatory: Set<Int32> = [], graphemes: [Int32]? = nil) -> LineBreaker {
+    func breaker(_ text: String, breaks: [Int32]? = nil, mandatory: Set<Int32> = [], graphemes: [Int32]? = nil) -> LineFiller {
         let units = Array(text.utf16)
         var prefix = [0.0]
         for _ in units { prefix.append(prefix.last! + 10) }
         let offsets = breaks ?? defaultBreaks(units)
         let hang = units.withUnsafeBufferPointer { hangingSpaceStarts($0) }
-        return LineBreaker(prefix: prefix, hangStart: hang,
+        return LineFiller(prefix: prefix, hangStart: hang,
                            breaks: Boundaries(offsets: offsets, mandatory: offsets.map { mandatory.contains($0) }),
                            graphemes: graphemes ?? (0...units.count).map(Int32.init))
     }
@@ -24,6 +24,14 @@ import Testing
         return result
     }
 
+    @Test func linesCanHaveTheirOwnWidths() {
+        var b = breaker("aaa bbb ccc ddd")
+        let measure = { [b] (s: Int, e: Int) in b.plainWidth(s, e) }
+        #expect(b.nextLine(from: 0, maxWidth: 75, measure: measure) == 8)    // "aaa bbb "
+        #expect(b.nextLine(from: 8, maxWidth: 35, measure: measure) == 12)   // "ccc "
+        #expect(b.nextLine(from: 12, maxWidth: 35, measure: measure) == 15)  // "ddd"
+    }
+
     @Test func fillsGreedily() {
         // "aaa bbb ccc": words of 30, spaces of 10. Width 75 takes "aaa " (visible 30) and
         // "aaa bbb" would be 70 visible: fits. "aaa bbb ccc" is 110: does not.
@@ -35,7 +43,7 @@ import Testing
     @Test func trailingSpacesHang() {
         // "aaa     bbb": the five spaces do not count at the end of the first line.
         #expect(breaker("aaa     bbb").lines(maxWidth: 30) == [0..<8, 8..<11])
-        #expect(breaker("aaa     bbb").visibleWidth(0, 8) == 30)
+        #expect(breaker("aaa     bbb").plainWidth(0, 8) == 30)
     }
 
     @Test func noWidthMeansOneLinePerMandatoryBreak() {
@@ -66,5 +74,23 @@ import Testing
 
     @Test func emptyParagraphHasOneEmptyLine() {
         #expect(breaker("").lines(maxWidth: 100) == [0..<0])
+    }
+}
+
+extension LineFiller {
+    /// Every line at one width, as the engine asks for them, plus the empty line a mandatory
+    /// break at the end opens.
+    func lines(maxWidth: Double?) -> [Range<Int>] {
+        guard count > 0 else { return [0..<0] }
+        var filler = self
+        var result: [Range<Int>] = []
+        var start = 0
+        while start < count {
+            let end = filler.nextLine(from: start, maxWidth: maxWidth) { self.plainWidth($0, $1) }
+            result.append(start..<end)
+            start = end
+        }
+        if breaks.mandatory.last == true { result.append(count..<count) }
+        return result
     }
 }

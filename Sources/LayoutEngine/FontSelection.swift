@@ -1,0 +1,113 @@
+/// Chooses a face for each grapheme cluster of one request, per style: the style's family
+/// first, then fontconfig's fallback order for the cluster's script and language. Keeps
+/// what it has looked up (fallback lists per family and script, faces per code point) for
+/// the request's lifetime.
+struct FontSelector {
+    let fonts: FontSystem
+    let language: String
+    private var families: [FontDescriptor.SelectionKey: Family] = [:]
+    /// The face of the cluster before, in the current paragraph (see `keepsPreviousFont`).
+    var previousFace: FontFace?
+
+    /// One family's lookups.
+    struct Family {
+        let list: FallbackList
+        let primary: FontFace?
+        var byScript: [Int32: FallbackList] = [:]
+        var faceForScalar: [ScalarKey: FontFace] = [:]
+    }
+
+    init(fonts: FontSystem, language: String) {
+        self.fonts = fonts
+        self.language = language
+    }
+
+    /// The face a style's text starts from: its family's best match (the face with a space).
+    mutating func primaryFace(_ font: FontDescriptor) throws -> FontFace? {
+        try family(font).primary
+    }
+
+    private mutating func family(_ font: FontDescriptor) throws -> Family {
+        if let known = families[font.selectionKey] { return known }
+        let list = try fonts.fallbackList(for: font, language: language)
+        let family = Family(list: list, primary: list.face(at: list.candidate(forCluster: CollectionOfOne(UInt32(0x20)))))
+        families[font.selectionKey] = family
+        return family
+    }
+
+    /// The face for the cluster `start..<end` of `text` (script `script`, style font `font`).
+    /// A space, a control or format character, or a variation selector never picks a font:
+    /// it stays in the font of the text before it, as in Pango (every font has the ASCII
+    /// space, and HarfBuzz falls back to it for the others).
+    mutating func face(_ text: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, script: Script,
+                       font: FontDescriptor) throws -> FontFace {
+        let (first, width) = decodeUTF16(text, at: start)
+        if let previousFace, keepsPreviousFont(first) { return previousFace }
+        var family = try family(font)
+        defer { families[font.selectionKey] = family }
+        let chosen: FontFace
+        if start + width == end {
+            // Below U+231A no character defaults to emoji presentation.
+            if first < 0x231A, family.list.covers(0, first), let primary = family.primary {
+                chosen = primary
+            } else if let known = family.faceForScalar[ScalarKey(scalar: first, script: script.code)] {
+                chosen = known
+            } else {
+                chosen = try choose(CollectionOfOne(first), script: script, font: font, family: &family)
+                family.faceForScalar[ScalarKey(scalar: first, script: script.code)] = chosen
+            }
+        } else {
+            // Coverage is judged on the cluster's first code points: enough for any real
+            // cluster, and bounded for hostile ones.
+            var scalars: [UInt32] = []
+            var i = start
+            while i < end, scalars.count < maxShapedClusterLength {
+                let (s, w) = decodeUTF16(text, at: i)
+                scalars.append(s)
+                i += w
+            }
+            chosen = try choose(scalars, script: script, font: font, family: &family)
+        }
+        previousFace = chosen
+        return chosen
+    }
+
+    private func choose(_ scalars: some Collection<UInt32>, script: Script, font: FontDescriptor,
+                        family: inout Family) throws -> FontFace {
+        let presentation = EmojiPresentation(cluster: scalars)
+        if presentation != .emoji, let primary = family.primary,
+           scalars.allSatisfy({ isIgnorableForCoverage($0) || family.list.covers(0, $0) }) {
+            return primary
+        }
+        let list: FallbackList
+        if let known = family.byScript[script.code] {
+            list = known
+        } else {
+            let scriptLanguage = script.language(preferring: language)
+            list = scriptLanguage == language ? family.list : try fonts.fallbackList(for: font, language: scriptLanguage)
+            family.byScript[script.code] = list
+        }
+        let index = list.candidate(forCluster: scalars, presentation: presentation)
+        guard let face = list.face(at: index) ?? family.primary else {
+            throw EngineError.noFontsAvailable(family: font.family)
+        }
+        return face
+    }
+}
+
+/// Whether a cluster starting with `scalar` keeps the font before it: space separators
+/// (but OGHAM SPACE MARK, which has ink), controls, format characters, variation selectors.
+func keepsPreviousFont(_ scalar: UInt32) -> Bool {
+    switch scalar {
+    case 0x20, 0xA0, 0x2000...0x200F, 0x2028...0x202F, 0x205F...0x206F, 0x3000, 0xFEFF, 0xFE00...0xFE0F,
+         0xE0001...0xE007F, 0xE0100...0xE01EF, 0...0x1F, 0x7F...0x9F, 0xAD, 0x061C, 0x180E:
+        return true
+    default:
+        return false
+    }
+}
+
+struct ScalarKey: Hashable {
+    var scalar: UInt32
+    var script: Int32
+}

@@ -1,0 +1,127 @@
+/// Greedy line filling over shaped advances, one line at a time (one paragraph, UTF-16
+/// offsets relative to it), so each line can have its own width (indents, exclusions).
+///
+/// Lines end at the break opportunities: each line takes as many as fit; white space at a
+/// line's end hangs past the width (it is not measured); a mandatory break (U+2028, VT, FF)
+/// ends a line; a segment wider than the width on its own is broken between grapheme
+/// clusters, keeping at least one cluster per line. Over a paragraph, linear in its length
+/// (plus the tabs on each line).
+struct LineFiller {
+    /// `prefix[i]` is the advance of units `0..<i`; count + 1 entries.
+    let prefix: [Double]
+    /// `hangStart[i]`: where the run of hanging white space that ends at `i` starts
+    /// (`i` itself when unit `i - 1` is not hanging white space).
+    let hangStart: [Int32]
+    let breaks: Boundaries
+    let graphemes: [Int32]
+    /// Offsets right after a soft hyphen (U+00AD): a line ending there shows a hyphen of
+    /// `hyphenWidth`.
+    var softHyphenEnds: Set<Int> = []
+    var hyphenWidth: Double = 0
+    /// Where the breaker is: the next break opportunity and grapheme boundary to look at.
+    private var k = 1
+    private var g = 0
+
+    init(prefix: [Double], hangStart: [Int32], breaks: Boundaries, graphemes: [Int32]) {
+        self.prefix = prefix
+        self.hangStart = hangStart
+        self.breaks = breaks
+        self.graphemes = graphemes
+    }
+
+    var count: Int { prefix.count - 1 }
+
+    /// Whether a line ending at `end` ends at a soft hyphen and shows a hyphen.
+    func showsHyphen(_ end: Int) -> Bool { end < count && softHyphenEnds.contains(end) }
+
+    /// Where the visible part of a line `start..<end` ends (before its hanging white space).
+    func visibleEnd(_ start: Int, _ end: Int) -> Int { max(start, Int(hangStart[end])) }
+
+    /// Width of `start..<end` as a line, without tabs: without its hanging white space,
+    /// with the hyphen a soft hyphen at its end shows.
+    func plainWidth(_ start: Int, _ end: Int) -> Double {
+        prefix[visibleEnd(start, end)] - prefix[start] + (showsHyphen(end) ? hyphenWidth : 0)
+    }
+
+    /// The end of the line that starts at `start` (< count), at most `maxWidth` wide as
+    /// `measure` measures it (nil: only mandatory breaks end it). Lines must be asked for in
+    /// order.
+    mutating func nextLine(from start: Int, maxWidth: Double?, measure: (Int, Int) -> Double) -> Int {
+        let n = count
+        let offsets = breaks.offsets
+        while k < offsets.count, Int(offsets[k]) <= start { k += 1 }
+        guard let maxWidth else {
+            while k < offsets.count {
+                let b = Int(offsets[k])
+                k += 1
+                if breaks.mandatory[k - 1] && b < n { return b }
+            }
+            return n
+        }
+        let limit = maxWidth + max(1e-6, maxWidth * 1e-9)
+        var lastFit = -1
+        while k < offsets.count {
+            let b = Int(offsets[k])
+            if measure(start, b) <= limit {
+                lastFit = b
+                k += 1
+                if breaks.mandatory[k - 1] && b < n { return b }
+                continue
+            }
+            if lastFit > start { return lastFit }
+            // Emergency: start..<b alone is too wide. Fill it cluster by cluster.
+            let end = visibleEnd(start, b)
+            while g < graphemes.count && Int(graphemes[g]) <= start { g += 1 }
+            var cut = start
+            while g < graphemes.count, Int(graphemes[g]) <= end {
+                let candidate = Int(graphemes[g])
+                if cut == start || measure(start, candidate) <= limit {
+                    cut = candidate
+                    g += 1
+                } else {
+                    break
+                }
+            }
+            if cut >= end {
+                // One cluster wider than the line: it stands alone, with its hanging space.
+                k += 1
+                return b
+            }
+            return cut
+        }
+        return lastFit > start ? lastFit : n
+    }
+}
+
+/// Whether a UTF-16 unit is white space that hangs at a line's end rather than being measured.
+@inline(__always)
+func isHangingSpace(_ u: UInt16) -> Bool {
+    switch u {
+    case 0x20, 0x09, 0x0B, 0x0C, 0x1680, 0x2000...0x2006, 0x2008...0x200B, 0x2028, 0x205F, 0x3000:
+        return true
+    default:
+        return false
+    }
+}
+
+/// Whether a UTF-16 unit is a space justification may stretch.
+@inline(__always)
+func isStretchableSpace(_ u: UInt16) -> Bool {
+    switch u {
+    case 0x20, 0xA0, 0x1680, 0x2000...0x2006, 0x2008...0x200A, 0x205F, 0x3000: return true
+    default: return false
+    }
+}
+
+/// Whether a UTF-16 unit forces a line break within a paragraph.
+@inline(__always)
+func isHardBreak(_ u: UInt16) -> Bool { u == 0x0B || u == 0x0C || u == 0x2028 }
+
+/// `hangStart` for `LineFiller`.
+func hangingSpaceStarts(_ text: UnsafeBufferPointer<UInt16>) -> [Int32] {
+    var starts = [Int32](repeating: 0, count: text.count + 1)
+    for i in 0..<text.count {
+        starts[i + 1] = isHangingSpace(text[i]) ? starts[i] : Int32(i + 1)
+    }
+    return starts
+}

@@ -1,0 +1,228 @@
+/// The truncation token, laid out in its own style: its runs (x from its left edge; the
+/// text range is set where it is placed), width and metrics.
+struct LaidOutToken {
+    var runs: [LineRun]
+    var width: Double
+    var ascent: Double
+    var descent: Double
+    var height: Double
+}
+
+extension LayoutRun {
+    /// Lays out the token (its first line) with its style and puts its fonts in the result's
+    /// table.
+    mutating func layOutToken() throws -> LaidOutToken {
+        let truncation = request.truncation
+        var tokenRequest = LayoutRequest(text: truncation.token)
+        tokenRequest.styles = [request.styles[min(max(truncation.tokenStyle, 0), request.styles.count - 1)]]
+        tokenRequest.language = request.language
+        tokenRequest.detail = request.detail == .glyphs ? .glyphs : .runs
+        let layout = try engine.layout(tokenRequest)
+        guard let line = layout.lines.first else { return LaidOutToken(runs: [], width: 0, ascent: 0, descent: 0, height: 0) }
+        var runs: [LineRun] = []
+        for var run in line.runs {
+            run.font = context.fontNumber(layout.fonts[run.font])
+            run.style = truncation.tokenStyle
+            run.x -= line.x
+            run.isToken = true
+            runs.append(run)
+        }
+        return LaidOutToken(runs: runs, width: line.width, ascent: line.ascent, descent: line.descent, height: line.height)
+    }
+
+    /// Places token runs at `x` on `line`, marks them as standing for the text at `offset`,
+    /// and grows the line to hold the token.
+    func place(_ token: LaidOutToken, at x: Double, offset: Int, in line: inout AssembledLine) {
+        for var run in token.runs {
+            run.x += x
+            run.start = offset
+            run.end = offset
+            line.box.runs.append(run)
+        }
+        line.box.runs.sort { $0.x < $1.x }
+        line.box.width += token.width
+        line.box.showsToken = true
+        if token.ascent > line.box.ascent || token.descent > line.box.descent {
+            let ascent = max(line.box.ascent, token.ascent), descent = max(line.box.descent, token.descent)
+            let gap = max(0, line.box.height - line.box.ascent - line.box.descent)
+            line.box.height = max(line.box.height, ascent + descent + gap, token.height)
+            line.box.baseline = line.box.y + (line.box.height - ascent - descent) / 2 + ascent
+            line.box.ascent = ascent
+            line.box.descent = descent
+        }
+    }
+
+    /// Shifts every run of `line` right by `dx`.
+    func shift(_ line: inout AssembledLine, by dx: Double) {
+        for r in line.box.runs.indices { line.box.runs[r].x += dx }
+    }
+
+    /// The width of `s..<e` of `p` as a line's content (no hyphen), with the tabs as laid out
+    /// on a line starting `tabOrigin` from the paragraph's edge.
+    func contentWidth(_ p: ShapedParagraph, _ s: Int, _ e: Int, tabOrigin: Double) -> Double {
+        context.lineWidth(p, text, prefix: p.prefix, s, e, tabOrigin: tabOrigin, hyphenWidth: 0)
+    }
+
+    /// The last line reached `maxLines` with text left: cut it (clip), or end it with the
+    /// token (tail), or join its start and the text's end around the token (middle).
+    mutating func truncate(_ p: ShapedParagraph, final: inout [Double], paragraphs: [ParagraphRange],
+                           hyphenWidth: Double) throws {
+        truncated = true
+        let line = lines.removeLast()
+        let lineParagraphIndex = lineParagraph.removeLast()
+        let room = reserved.removeLast()
+        let base = p.range.start
+        let ls = line.box.start - base
+        let le = min(line.box.end - base, p.count)
+        let textEnd = text.count
+        // Undo what the line's assembly wrote (tabs, justification, hyphen): it is rebuilt.
+        for i in ls..<le { final[i] = p.advances[i] }
+        func restore(_ rebuilt: AssembledLine) {
+            lines.append(rebuilt)
+            lineParagraph.append(lineParagraphIndex)
+            reserved.append(room)
+        }
+        switch request.truncation.mode {
+        case .clip, .head:
+            var rebuilt = try context.assembleLine(p, text, ls, le, slot: line.slot, tabOrigin: line.tabOrigin,
+                                                   isLastOfParagraph: true, y: line.box.y, final: &final,
+                                                   hyphenWidth: hyphenWidth, wantsRuns: wantsRuns)
+            rebuilt.box.end = line.box.end
+            hiddenRange = line.box.end..<textEnd
+            visibleRanges = [0..<line.box.end]
+            restore(rebuilt)
+
+        case .tail:
+            let token = try layOutToken()
+            let available = line.slot.width ?? .infinity
+            var cut = ls
+            if token.width < available {
+                var g = p.graphemes.partitionPoint { Int($0) <= ls }
+                while g < p.graphemes.count, Int(p.graphemes[g]) <= le {
+                    let c = Int(p.graphemes[g])
+                    if contentWidth(p, ls, c, tabOrigin: line.tabOrigin) + token.width > available + 1e-6 { break }
+                    cut = c
+                    g += 1
+                }
+            }
+            let visibleCut = max(ls, Int(p.hangStart[cut]))
+            var rebuilt = try context.assembleLine(p, text, ls, visibleCut, slot: line.slot, tabOrigin: line.tabOrigin,
+                                                   isLastOfParagraph: true, y: line.box.y, final: &final,
+                                                   hyphenWidth: 0, wantsRuns: true)
+            // The token sits at the logical end: the visual end of the paragraph's direction.
+            if p.isRTL {
+                shift(&rebuilt, by: token.width)
+                place(token, at: 0, offset: base + visibleCut, in: &rebuilt)
+            } else {
+                place(token, at: rebuilt.box.width, offset: base + visibleCut, in: &rebuilt)
+            }
+            hiddenRange = (base + visibleCut)..<textEnd
+            visibleRanges = [0..<(base + visibleCut)]
+            restore(rebuilt)
+
+        case .middle:
+            let token = try layOutToken()
+            let lastRange = paragraphs[paragraphs.count - 1]
+            let q = lastRange == p.range ? p : try context.shape(text, lastRange)
+            var qFinal = q.advances
+            let available = line.slot.width ?? line.box.width
+            let room = max(0, available - token.width)
+            // The end of the text takes up to half the room, the line's start the rest.
+            var c2 = q.count
+            var g = q.graphemes.count - 2
+            while g >= 0, contentWidth(q, Int(q.graphemes[g]), q.count, tabOrigin: 0) <= room / 2 + 1e-6 {
+                c2 = Int(q.graphemes[g])
+                g -= 1
+            }
+            let endWidth = contentWidth(q, c2, q.count, tabOrigin: 0)
+            var cut = ls
+            var h = p.graphemes.partitionPoint { Int($0) <= ls }
+            let startLimit = lastRange == p.range ? min(le, c2) : le
+            while h < p.graphemes.count, Int(p.graphemes[h]) <= startLimit {
+                let c = Int(p.graphemes[h])
+                if contentWidth(p, ls, c, tabOrigin: line.tabOrigin) > room - endWidth + 1e-6 { break }
+                cut = c
+                h += 1
+            }
+            let visibleCut = max(ls, Int(p.hangStart[cut]))
+            var startPart = try context.assembleLine(p, text, ls, visibleCut, slot: line.slot, tabOrigin: line.tabOrigin,
+                                                     isLastOfParagraph: true, y: line.box.y, final: &final,
+                                                     hyphenWidth: 0, wantsRuns: true)
+            var endPart = try context.assembleLine(q, text, c2, q.count, slot: line.slot, tabOrigin: 0,
+                                                   isLastOfParagraph: true, y: line.box.y, final: &qFinal,
+                                                   hyphenWidth: 0, wantsRuns: true)
+            if q.range != p.range { record(q, qFinal) }
+            let startWidth = startPart.box.width
+            let endRuns = endPart.box.runs
+            if p.isRTL {
+                shift(&endPart, by: 0)
+                shift(&startPart, by: endWidth + token.width)
+                place(token, at: endWidth, offset: base + visibleCut, in: &startPart)
+                startPart.box.runs += endRuns
+            } else {
+                place(token, at: startWidth, offset: base + visibleCut, in: &startPart)
+                startPart.box.runs += endRuns.map { var r = $0; r.x += startWidth + token.width; return r }
+            }
+            startPart.box.runs.sort { $0.x < $1.x }
+            startPart.box.width += endWidth
+            if endPart.box.height > startPart.box.height {
+                startPart.box.height = endPart.box.height
+                startPart.box.ascent = max(startPart.box.ascent, endPart.box.ascent)
+                startPart.box.descent = max(startPart.box.descent, endPart.box.descent)
+                startPart.box.baseline = endPart.box.baseline
+            }
+            startPart.box.end = textEnd
+            hiddenRange = (base + visibleCut)..<(q.range.start + c2)
+            visibleRanges = [0..<(base + visibleCut), (q.range.start + c2)..<textEnd]
+            restore(startPart)
+        }
+    }
+
+    /// Head truncation, after the whole text is laid out: keep the last `maxLines` lines,
+    /// the first of them starting with the token and as much of its own end as fits, and
+    /// move them to the top.
+    mutating func truncateHead(maxLines: Int, paragraphs: [ParagraphRange]) throws {
+        truncated = true
+        let drop = lines.count - maxLines
+        let first = lines[drop]
+        let p = try context.shape(text, paragraphs[lineParagraph[drop]])
+        var final = p.advances
+        let base = p.range.start
+        let ls = first.box.start - base
+        let le = min(first.box.end - base, p.count)
+        let token = try layOutToken()
+        let available = first.slot.width ?? first.box.width
+        var cut = le
+        if token.width < available {
+            for g in p.graphemes where Int(g) >= ls && Int(g) <= le {
+                if contentWidth(p, Int(g), le, tabOrigin: first.tabOrigin) + token.width <= available + 1e-6 {
+                    cut = Int(g)
+                    break
+                }
+            }
+        }
+        var rebuilt = try context.assembleLine(p, text, cut, le, slot: first.slot, tabOrigin: first.tabOrigin,
+                                               isLastOfParagraph: le >= p.count, y: first.box.y, final: &final,
+                                               hyphenWidth: 0, wantsRuns: true)
+        // The token sits at the logical start: the visual start of the paragraph's direction.
+        if p.isRTL {
+            place(token, at: rebuilt.box.width, offset: base + cut, in: &rebuilt)
+        } else {
+            shift(&rebuilt, by: token.width)
+            place(token, at: 0, offset: base + cut, in: &rebuilt)
+        }
+        rebuilt.box.end = first.box.end
+        record(p, final)
+        lines[drop] = rebuilt
+        lines.removeFirst(drop)
+        lineParagraph.removeFirst(drop)
+        reserved.removeFirst(drop)
+        let dy = lines[0].box.y - request.insets.top
+        for i in lines.indices {
+            lines[i].box.y -= dy
+            lines[i].box.baseline -= dy
+        }
+        hiddenRange = 0..<(base + cut)
+        visibleRanges = [(base + cut)..<text.count]
+    }
+}
