@@ -5,7 +5,10 @@
 struct FontSelector {
     let fonts: FontSystem
     let language: String
-    private var families: [FontDescriptor.SelectionKey: Family] = [:]
+    private var families: [Family] = []
+    private var familyIndex: [FontDescriptor.SelectionKey: Int] = [:]
+    /// The last family asked for (consecutive clusters nearly always share one).
+    private var lastFamily: (key: FontDescriptor.SelectionKey, index: Int)?
     /// The face of the cluster before, in the current paragraph (see `keepsPreviousFont`).
     var previousFace: FontFace?
 
@@ -24,15 +27,23 @@ struct FontSelector {
 
     /// The face a style's text starts from: its family's best match (the face with a space).
     mutating func primaryFace(_ font: FontDescriptor) throws -> FontFace? {
-        try family(font).primary
+        families[try familyNumber(font)].primary
     }
 
-    private mutating func family(_ font: FontDescriptor) throws -> Family {
-        if let known = families[font.selectionKey] { return known }
-        let list = try fonts.fallbackList(for: font, language: language)
-        let family = Family(list: list, primary: list.face(at: list.candidate(forCluster: CollectionOfOne(UInt32(0x20)))))
-        families[font.selectionKey] = family
-        return family
+    private mutating func familyNumber(_ font: FontDescriptor) throws -> Int {
+        let key = font.selectionKey
+        if let last = lastFamily, last.key == key { return last.index }
+        let index: Int
+        if let known = familyIndex[key] {
+            index = known
+        } else {
+            let list = try fonts.fallbackList(for: font, language: language)
+            families.append(Family(list: list, primary: list.face(at: list.candidate(forCluster: CollectionOfOne(UInt32(0x20))))))
+            index = families.count - 1
+            familyIndex[key] = index
+        }
+        lastFamily = (key, index)
+        return index
     }
 
     /// The face for the cluster `start..<end` of `text` (script `script`, style font `font`).
@@ -43,18 +54,17 @@ struct FontSelector {
                        font: FontDescriptor) throws -> FontFace {
         let (first, width) = decodeUTF16(text, at: start)
         if let previousFace, keepsPreviousFont(first) { return previousFace }
-        var family = try family(font)
-        defer { families[font.selectionKey] = family }
+        let f = try familyNumber(font)
         let chosen: FontFace
         if start + width == end {
             // Below U+231A no character defaults to emoji presentation.
-            if first < 0x231A, family.list.covers(0, first), let primary = family.primary {
+            if first < 0x231A, families[f].list.covers(0, first), let primary = families[f].primary {
                 chosen = primary
-            } else if let known = family.faceForScalar[ScalarKey(scalar: first, script: script.code)] {
+            } else if let known = families[f].faceForScalar[ScalarKey(scalar: first, script: script.code)] {
                 chosen = known
             } else {
-                chosen = try choose(CollectionOfOne(first), script: script, font: font, family: &family)
-                family.faceForScalar[ScalarKey(scalar: first, script: script.code)] = chosen
+                chosen = try choose(CollectionOfOne(first), script: script, font: font, family: &families[f])
+                families[f].faceForScalar[ScalarKey(scalar: first, script: script.code)] = chosen
             }
         } else {
             // Coverage is judged on the cluster's first code points: enough for any real
@@ -66,7 +76,7 @@ struct FontSelector {
                 scalars.append(s)
                 i += w
             }
-            chosen = try choose(scalars, script: script, font: font, family: &family)
+            chosen = try choose(scalars, script: script, font: font, family: &families[f])
         }
         previousFace = chosen
         return chosen

@@ -46,6 +46,9 @@ struct ParagraphContext {
     var selector: FontSelector
     /// The HarfBuzz features of each style.
     let features: [[hb_feature_t]]
+    /// Each style's shaping identity: equal for styles that shape alike (same font, letter
+    /// spacing and baseline offset), so runs split only where shaping must.
+    let shapingID: [Int]
     /// Fonts the result's runs refer to, by index.
     var fonts: [UsedFont] = []
     private var fontIndex: [UsedFont: Int] = [:]
@@ -57,6 +60,12 @@ struct ParagraphContext {
         self.locale = icuLocale(request.language)
         self.selector = FontSelector(fonts: engine.fonts, language: request.language)
         self.features = request.styles.map(harfBuzzFeatures)
+        var ids: [SpanStyle: Int] = [:]
+        self.shapingID = request.styles.map { style in
+            if let known = ids[style] { return known }
+            ids[style] = ids.count
+            return ids.count - 1
+        }
     }
 
     /// The index of `face` (at `style`'s size and axes) in the result's font table, adding
@@ -108,9 +117,9 @@ struct ParagraphContext {
                 styleRun += 1
             }
             let styleIndex = styleRun >= 0 ? min(max(request.styleRuns[styleRun].style, 0), request.styles.count - 1) : 0
-            let style = request.styles[styleIndex]
-            let face = try selector.face(text, start, end, script: scripts[c], font: style.font)
-            let key = RunKey(face: face, script: scripts[c], level: bidi.levels[start], style: style, styleIndex: styleIndex)
+            let face = try selector.face(text, start, end, script: scripts[c], font: request.styles[styleIndex].font)
+            let key = RunKey(face: face, script: scripts[c], level: bidi.levels[start], shaping: shapingID[styleIndex],
+                             styleIndex: styleIndex)
             if end - start > maxShapedClusterLength {
                 // A pathological cluster (a base with thousands of marks): shaping it whole
                 // costs the shaper quadratic time finding each mark's base, so it is shaped
@@ -181,14 +190,15 @@ struct ParagraphContext {
     private func shapeRun(_ text: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, _ key: RunKey,
                           _ runs: inout [ShapedRun], _ advances: inout [Double]) {
         let face = key.face
-        let instance = face.instance(variations: face.effectiveVariations(key.style.font))
+        let style = request.styles[key.styleIndex]
+        let instance = face.instance(variations: face.effectiveVariations(style.font))
         let glyphs = withExtendedLifetime(instance) {
             shaping.shape(paragraph: text, start: start, end: end, face: face, font: instance?.font ?? face.font,
                           features: features[key.styleIndex], script: key.script, level: key.level, language: language,
-                          size: key.style.font.size, advances: &advances)
+                          size: style.font.size, advances: &advances)
         }
         runs.append(ShapedRun(start: start, end: end, face: face, script: key.script, level: key.level,
-                              style: key.style, glyphs: glyphs))
+                              style: style, glyphs: glyphs))
     }
 }
 
@@ -199,12 +209,13 @@ struct RunKey: Equatable {
     var face: FontFace
     var script: Script
     var level: UInt8
-    var style: SpanStyle
-    /// The first style index seen with this shaping style (for its features).
+    /// The shaping identity of the style (see `ParagraphContext.shapingID`).
+    var shaping: Int
+    /// The first style index seen with this shaping identity (for its font and features).
     var styleIndex: Int
 
     static func == (a: RunKey, b: RunKey) -> Bool {
-        a.face === b.face && a.script == b.script && a.level == b.level && a.style == b.style
+        a.face === b.face && a.script == b.script && a.level == b.level && a.shaping == b.shaping
     }
 }
 

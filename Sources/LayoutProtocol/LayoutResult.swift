@@ -53,6 +53,10 @@ public struct RunResult: Sendable, Equatable {
     public var start: Int
     public var end: Int
     public var font: Int
+    /// Index into the result's `styles`.
+    public var style: Int
+    /// Whether the run draws the truncation token (its range is the text it stands for: empty).
+    public var token: Bool
     /// Bidi embedding level; odd levels run right to left.
     public var level: Int
     public var x: Double
@@ -62,15 +66,19 @@ public struct RunResult: Sendable, Equatable {
 
     public var direction: String { level % 2 == 1 ? "rtl" : "ltr" }
 
-    public init(start: Int, end: Int, font: Int, level: Int, x: Double, width: Double, glyphs: [GlyphResult]? = nil) {
-        self.start = start; self.end = end; self.font = font; self.level = level; self.x = x; self.width = width
+    public init(start: Int, end: Int, font: Int, style: Int = 0, token: Bool = false, level: Int, x: Double, width: Double,
+                glyphs: [GlyphResult]? = nil) {
+        self.start = start; self.end = end; self.font = font; self.style = style; self.token = token
+        self.level = level; self.x = x; self.width = width
         self.glyphs = glyphs
     }
 
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [
             ("start", .number(Double(start))), ("end", .number(Double(end))), ("font", .number(Double(font))),
+            ("style", .number(Double(style))),
             ("direction", .string(direction)), ("level", .number(Double(level))), ("x", .number(x)), ("width", .number(width))]
+        if token { members.append(("token", true)) }
         if let glyphs { members.append(("glyphs", .array(glyphs.map(\.json)))) }
         return .object(members)
     }
@@ -84,7 +92,8 @@ public struct RunResult: Sendable, Equatable {
             guard let decoded = value.decodedArray(GlyphResult.init(json:)) else { return nil }
             glyphs = decoded
         }
-        self.init(start: start, end: end, font: font, level: level, x: x, width: width, glyphs: glyphs)
+        self.init(start: start, end: end, font: font, style: json["style"]?.intValue ?? 0,
+                  token: json["token"]?.boolValue ?? false, level: level, x: x, width: width, glyphs: glyphs)
     }
 }
 
@@ -153,23 +162,31 @@ public struct LayoutResult: Sendable, Equatable {
     public var height: Double
     public var truncated: Bool
     public var lines: [LineResult]
-    /// Hit regions (links, attachments, …); this version reports none.
-    public var regions: [JSONValue]
+    /// Hit regions: links, data spans, the truncation token.
+    public var regions: [RegionResult]
     /// The fonts used: those the runs refer to, or without run detail the primary font.
     public var fonts: [FontResult]
+    /// With run detail: the styles runs refer to (index 0 is the base style).
+    public var styles: [JSONValue]?
+    /// When truncated: the text that stays visible, in text order.
+    public var visible: [RangeResult]?
 
-    public init(width: Double, height: Double, truncated: Bool = false, lines: [LineResult], regions: [JSONValue] = [],
-                fonts: [FontResult] = []) {
+    public init(width: Double, height: Double, truncated: Bool = false, lines: [LineResult], regions: [RegionResult] = [],
+                fonts: [FontResult] = [], styles: [JSONValue]? = nil, visible: [RangeResult]? = nil) {
         self.width = width; self.height = height; self.truncated = truncated; self.lines = lines; self.regions = regions
-        self.fonts = fonts
+        self.fonts = fonts; self.styles = styles; self.visible = visible
     }
 
     public var json: JSONValue {
-        ["size": ["width": .number(width), "height": .number(height)],
-         "truncated": .bool(truncated),
-         "lines": .array(lines.map(\.json)),
-         "regions": .array(regions),
-         "fonts": .array(fonts.map(\.json))]
+        var members: [(String, JSONValue)] = [
+            ("size", ["width": .number(width), "height": .number(height)]),
+            ("truncated", .bool(truncated)),
+            ("lines", .array(lines.map(\.json))),
+            ("regions", .array(regions.map(\.json))),
+            ("fonts", .array(fonts.map(\.json)))]
+        if let styles { members.append(("styles", .array(styles))) }
+        if let visible { members.append(("visible", .array(visible.map(\.json)))) }
+        return .object(members)
     }
 
     /// Reads a result back (for clients); nil when it is not shaped like one.
@@ -177,8 +194,10 @@ public struct LayoutResult: Sendable, Equatable {
         guard let size = json["size"], let width = size["width"]?.doubleValue, let height = size["height"]?.doubleValue,
               let lines = json["lines"]?.decodedArray(LineResult.init(json:)),
               let fonts = (json["fonts"] ?? []).decodedArray(FontResult.init(json:)) else { return nil }
+        guard let regions = (json["regions"] ?? []).decodedArray(RegionResult.init(json:)) else { return nil }
         self.init(width: width, height: height, truncated: json["truncated"]?.boolValue ?? false, lines: lines,
-                  regions: json["regions"]?.arrayValue ?? [], fonts: fonts)
+                  regions: regions, fonts: fonts, styles: json["styles"]?.arrayValue,
+                  visible: json["visible"]?.decodedArray(RangeResult.init(json:)))
     }
 }
 
@@ -194,5 +213,52 @@ extension JSONValue {
             result.append(value)
         }
         return result
+    }
+}
+
+/// A range of the text, in the connection's offset encoding.
+public struct RangeResult: Sendable, Equatable {
+    public var start: Int
+    public var end: Int
+
+    public init(start: Int, end: Int) { self.start = start; self.end = end }
+
+    public var json: JSONValue { ["start": .number(Double(start)), "end": .number(Double(end))] }
+
+    public init?(json: JSONValue) {
+        guard let start = json["start"]?.intValue, let end = json["end"]?.intValue else { return nil }
+        self.init(start: start, end: end)
+    }
+}
+
+/// A hit region: what it is (`link`, `data`, `truncation`, …), the text it covers, what it
+/// points to, and its rectangles (one per line fragment).
+public struct RegionResult: Sendable, Equatable {
+    public var kind: String
+    public var start: Int
+    public var end: Int
+    public var value: JSONValue?
+    public var rects: [RectParams]
+
+    public init(kind: String, start: Int, end: Int, value: JSONValue?, rects: [RectParams]) {
+        self.kind = kind; self.start = start; self.end = end; self.value = value; self.rects = rects
+    }
+
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = [("kind", .string(kind)), ("start", .number(Double(start))),
+                                              ("end", .number(Double(end)))]
+        if let value { members.append(("value", value)) }
+        members.append(("rects", .array(rects.map(\.json))))
+        return .object(members)
+    }
+
+    public init?(json: JSONValue) {
+        guard let kind = json["kind"]?.stringValue, let start = json["start"]?.intValue, let end = json["end"]?.intValue,
+              let rects = json["rects"]?.decodedArray({ (v: JSONValue) -> RectParams? in
+                  guard let x = v["x"]?.doubleValue, let y = v["y"]?.doubleValue, let w = v["width"]?.doubleValue,
+                        let h = v["height"]?.doubleValue else { return nil }
+                  return RectParams(x: x, y: y, width: w, height: h)
+              }) else { return nil }
+        self.init(kind: kind, start: start, end: end, value: json["value"], rects: rects)
     }
 }

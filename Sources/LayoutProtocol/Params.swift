@@ -244,19 +244,23 @@ public struct LayoutParams: Sendable {
     public var font: FontSpec
     /// BCP 47 language of the text, for line breaking, font choice and shaping.
     public var language: String?
-    /// `auto` (default), `ltr` or `rtl`: the paragraphs' base direction.
-    public var direction: String?
-
     /// `detail`: `lines` (default), `runs` or `glyphs`.
     public var detail: String?
-    /// `paragraph.wrap`: `word` (default), `char` or `none`.
-    public var wrap: String?
+    public var spans: [SpanParams] = []
+    public var paragraph = ParagraphParams()
+    public var insets = InsetsParams()
+    public var exclusions: [RectParams] = []
+    /// One factor for every size in the request (fonts, spacing, indents, tab stops).
+    public var scale: Double = 1
 
     public static let directions = ["auto", "ltr", "rtl"]
     public static let details = ["lines", "runs", "glyphs"]
     public static let wraps = ["word", "char", "none"]
     /// Largest width accepted, in points.
     public static let maxWidth = 1e9
+    /// Most spans and exclusions accepted.
+    public static let maxSpans = 1_000_000
+    public static let maxExclusions = 10_000
 
     public init(text: String, width: Double? = nil, font: FontSpec = FontSpec(), language: String? = nil,
                 direction: String? = nil, detail: String? = nil, wrap: String? = nil) {
@@ -264,9 +268,9 @@ public struct LayoutParams: Sendable {
         self.width = width
         self.font = font
         self.language = language
-        self.direction = direction
         self.detail = detail
-        self.wrap = wrap
+        self.paragraph.direction = direction
+        self.paragraph.wrap = wrap
     }
 
     public init(json params: JSONValue?) throws(RPCError) {
@@ -280,13 +284,31 @@ public struct LayoutParams: Sendable {
         font = try reader.object("font").map { (r) throws(RPCError) in try FontSpec(r) } ?? FontSpec()
         language = try reader.string("language", maxLength: 64)
         if let language { try LayoutParams.validateLanguage(language) }
-        direction = try reader.choice("direction", LayoutParams.directions)
         detail = try reader.choice("detail", LayoutParams.details)
-        if let p = try reader.object("paragraph") {
-            // `paragraph.direction` is the pinned home of the base direction.
-            if let d = try p.choice("direction", LayoutParams.directions) { direction = d }
-            wrap = try p.choice("wrap", LayoutParams.wraps)
+        if let p = try reader.object("paragraph") { paragraph = try ParagraphParams(p) }
+        // `direction` beside `paragraph` is an older spelling of `paragraph.direction`.
+        if paragraph.direction == nil { paragraph.direction = try reader.choice("direction", LayoutParams.directions) }
+        if let v = reader.member("spans") {
+            guard let list = v.arrayValue else { throw .invalidParams(field: "spans", "must be an array of {start, end, …}, got \(v.typeName)") }
+            guard list.count <= LayoutParams.maxSpans else { throw .invalidParams(field: "spans", "has more than \(LayoutParams.maxSpans) spans") }
+            spans.reserveCapacity(list.count)
+            for (i, item) in list.enumerated() {
+                let r = try ParamReader(item, path: "spans[\(i)]")
+                guard let start = try r.integer("start", in: 0...Int(Int32.max)) else { throw .invalidParams(field: r.field("start"), "is required (an offset ≥ 0)") }
+                guard let end = try r.integer("end", in: 0...Int(Int32.max)) else { throw .invalidParams(field: r.field("end"), "is required (an offset ≥ 0)") }
+                guard end >= start else { throw .invalidParams(field: r.field("end"), "must not be less than `start` (\(start)), got \(end)") }
+                spans.append(SpanParams(start: start, end: end, attributes: try SpanAttributes(r)))
+            }
         }
+        if let i = try reader.object("insets") { insets = try InsetsParams(i) }
+        if let v = reader.member("exclusions") {
+            guard let list = v.arrayValue else { throw .invalidParams(field: "exclusions", "must be an array of {x, y, width, height}, got \(v.typeName)") }
+            guard list.count <= LayoutParams.maxExclusions else { throw .invalidParams(field: "exclusions", "has more than \(LayoutParams.maxExclusions) rectangles") }
+            for (i, item) in list.enumerated() {
+                exclusions.append(try RectParams(ParamReader(item, path: "exclusions[\(i)]")))
+            }
+        }
+        scale = try reader.number("scale", in: 0.01...100, what: "a factor from 0.01 to 100") ?? 1
     }
 
     /// A BCP 47 tag: ASCII letters, digits, `-` and `_`.
@@ -301,9 +323,11 @@ public struct LayoutParams: Sendable {
         if let width { members.append(("width", .number(width))) }
         if font != FontSpec() { members.append(("font", font.json)) }
         if let language { members.append(("language", .string(language))) }
-        if let direction { members.append(("direction", .string(direction))) }
         if let detail { members.append(("detail", .string(detail))) }
-        if let wrap { members.append(("paragraph", ["wrap": .string(wrap)])) }
+        var paragraphMembers: [(String, JSONValue)] = []
+        if let direction = paragraph.direction { paragraphMembers.append(("direction", .string(direction))) }
+        if let wrap = paragraph.wrap { paragraphMembers.append(("wrap", .string(wrap))) }
+        if !paragraphMembers.isEmpty { members.append(("paragraph", .object(paragraphMembers))) }
         return .object(members)
     }
 }

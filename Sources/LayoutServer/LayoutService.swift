@@ -16,7 +16,7 @@ public final class LayoutService: Sendable {
     public static let serverName = "layoutd"
     public static let serverVersion = "0.1.0"
     /// Methods answered, as `initialize` lists them.
-    public static let methods = ["initialize", "layout", "boundaries", "ping"]
+    public static let methods = ["initialize", "layout", "measure", "boundaries", "ping"]
 
     public let engine: TextLayoutEngine
     public let configuration: ServerConfiguration
@@ -70,6 +70,7 @@ public final class LayoutService: Sendable {
         switch request.method {
         case "initialize": return try initialize(request.params, session: session)
         case "layout": return try layout(request.params, session: session)
+        case "measure": return try measure(request.params, session: session)
         case "boundaries": return try boundaries(request.params, session: session)
         case "ping": return ["pong": true]
         case let method where method.hasPrefix("$/"):
@@ -102,30 +103,23 @@ public final class LayoutService: Sendable {
 
     private func layout(_ params: JSONValue?, session: Session) throws(RPCError) -> JSONValue {
         let p = try LayoutParams(json: params)
-        let text = try utf16(p.text)
-        let font = FontDescriptor(
-            family: p.font.family ?? configuration.defaultFamily, size: p.font.size ?? configuration.defaultSize,
-            weight: p.font.weight ?? 400, style: p.font.style.flatMap(FontDescriptor.Style.init(rawValue:)) ?? .normal,
-            features: p.font.features.map { FontFeature(tag: $0.tag, value: UInt32($0.value)) },
-            variations: p.font.variations.map { FontVariation(tag: $0.tag, value: $0.value) })
-        let request = LayoutRequest(
-            text: text, width: p.width, font: font, language: p.language ?? "",
-            direction: p.direction.flatMap(ParagraphDirection.init(rawValue:)) ?? .auto,
-            wrap: p.wrap.flatMap(WrapMode.init(rawValue:)) ?? .word,
-            detail: p.detail.flatMap(LayoutDetail.init(rawValue:)) ?? .lines)
+        let detail = p.detail.flatMap(LayoutDetail.init(rawValue:)) ?? .lines
+        let built = try build(p, session: session, detail: detail)
         let layout: TextLayout
-        do { layout = try engine.layout(request) } catch { throw Self.rpcError(error) }
-        let offsets = OffsetMapping(text: text, encoding: session.offsetEncoding.engineEncoding)
+        do { layout = try engine.layout(built.request) } catch { throw Self.rpcError(error) }
+        let offsets = built.mapping
         let lines = layout.lines.map { line in
             LineResult(start: offsets.convert(line.start), end: offsets.convert(line.end), x: wire(line.x), y: wire(line.y),
                        width: wire(line.width), height: wire(line.height), baseline: wire(line.baseline),
                        ascent: wire(line.ascent), descent: wire(line.descent), hyphenated: line.hyphenated,
-                       runs: request.detail >= .runs ? line.runs.map { run in
+                       runs: detail >= .runs ? line.runs.map { run in
                            RunResult(start: offsets.convert(run.start), end: offsets.convert(run.end), font: run.font,
+                                     style: run.style, token: run.isToken,
                                      level: Int(run.level), x: wire(run.x), width: wire(run.width),
-                                     glyphs: request.detail == .glyphs ? run.glyphs.map {
+                                     glyphs: detail == .glyphs ? run.glyphs.map {
                                          GlyphResult(id: Int($0.id), cluster: offsets.convert($0.cluster),
-                                                     advance: wire($0.advance), dx: wire($0.xOffset), dy: wire(-$0.yOffset))
+                                                     advance: wire($0.advance), dx: wire($0.xOffset),
+                                                     dy: wire(-$0.yOffset - run.baselineOffset))
                                      } : nil)
                        } : nil)
         }
@@ -133,7 +127,36 @@ public final class LayoutService: Sendable {
             FontResult(family: $0.family, file: $0.identity.path, index: $0.identity.index, size: $0.size,
                        variations: Dictionary($0.variations.map { ($0.tag, $0.value) }, uniquingKeysWith: { $1 }))
         }
-        return LayoutResult(width: wire(layout.width), height: wire(layout.height), lines: lines, fonts: fonts).json
+        var regions: [RegionResult] = []
+        for span in built.regionSpans {
+            let rects = layout.rects(span.start, span.end).map(wireRect)
+            guard !rects.isEmpty else { continue }  // wholly hidden by truncation
+            regions.append(RegionResult(kind: span.kind, start: offsets.convert(span.start), end: offsets.convert(span.end),
+                                        value: span.value, rects: rects))
+        }
+        if let hidden = layout.hiddenRange, let rect = layout.tokenRect {
+            regions.append(RegionResult(kind: "truncation", start: offsets.convert(hidden.lowerBound),
+                                        end: offsets.convert(hidden.upperBound), value: .string(built.token),
+                                        rects: [wireRect(rect)]))
+        }
+        regions.sort { ($0.start, $0.end) < ($1.start, $1.end) }
+        let visible = layout.truncated
+            ? layout.visibleRanges.map { RangeResult(start: offsets.convert($0.lowerBound), end: offsets.convert($0.upperBound)) }
+            : nil
+        return LayoutResult(width: wire(layout.width), height: wire(layout.height), truncated: layout.truncated,
+                            lines: lines, regions: regions, fonts: fonts,
+                            styles: detail >= .runs ? built.styles.map(\.json) : nil, visible: visible).json
+    }
+
+    /// `measure`: the layout params → `{size, lineCount, truncated}`, nothing else computed.
+    private func measure(_ params: JSONValue?, session: Session) throws(RPCError) -> JSONValue {
+        let p = try LayoutParams(json: params)
+        var built = try build(p, session: session, detail: .lines)
+        built.request.keepsGeometry = false
+        let layout: TextLayout
+        do { layout = try engine.layout(built.request) } catch { throw Self.rpcError(error) }
+        return ["size": ["width": .number(wire(layout.width)), "height": .number(wire(layout.height))],
+                "lineCount": .number(Double(layout.lines.count)), "truncated": .bool(layout.truncated)]
     }
 
     private func boundaries(_ params: JSONValue?, session: Session) throws(RPCError) -> JSONValue {
@@ -147,7 +170,7 @@ public final class LayoutService: Sendable {
     }
 
     /// The text as UTF-16, within the configured length.
-    private func utf16(_ text: String) throws(RPCError) -> [UInt16] {
+    func utf16(_ text: String) throws(RPCError) -> [UInt16] {
         let units = Array(text.utf16)
         guard units.count <= configuration.maxTextLength else {
             throw .invalidParams(field: "text", "is \(units.count) UTF-16 units long; this server accepts at most \(configuration.maxTextLength)")
@@ -175,6 +198,11 @@ public final class LayoutService: Sendable {
 /// apart and which keeps results short and readable.
 @inline(__always)
 func wire(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+
+/// A rectangle as sent on the wire.
+func wireRect(_ r: Rect) -> RectParams {
+    RectParams(x: wire(r.x), y: wire(r.y), width: wire(r.width), height: wire(r.height))
+}
 
 extension OffsetEncoding {
     var engineEncoding: TextEncoding {

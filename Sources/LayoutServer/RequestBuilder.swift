@@ -1,0 +1,166 @@
+import LayoutEngine
+import LayoutProtocol
+
+/// A `layout` or `measure` request made ready for the engine: the text in UTF-16 and the
+/// mapping back to the connection's encoding, spans snapped to grapheme clusters and composed
+/// into styles, the paragraph style, all sizes scaled, and what the regions will need.
+struct BuiltRequest {
+    var request: LayoutRequest
+    var mapping: OffsetMapping
+    /// The composed attributes of each style (index 0: the base style, no span).
+    var styles: [SpanAttributes]
+    /// Link and data spans, snapped, in UTF-16, in the order given.
+    var regionSpans: [(kind: String, start: Int, end: Int, value: JSONValue)]
+    var token: String
+}
+
+extension LayoutService {
+    /// Builds the engine request for validated params. Fails with -32602 naming the field
+    /// for span offsets past the end of the text or text over the length limit.
+    func build(_ p: LayoutParams, session: Session, detail: LayoutDetail) throws(RPCError) -> BuiltRequest {
+        let text = try utf16(p.text)
+        let mapping = OffsetMapping(text: text, encoding: session.offsetEncoding.engineEncoding)
+        let scale = p.scale
+        let baseFont = FontDescriptor(
+            family: p.font.family ?? configuration.defaultFamily, size: (p.font.size ?? configuration.defaultSize) * scale,
+            weight: p.font.weight ?? 400, style: p.font.style.flatMap(FontDescriptor.Style.init(rawValue:)) ?? .normal,
+            features: p.font.features.map { FontFeature(tag: $0.tag, value: UInt32($0.value)) },
+            variations: p.font.variations.map { FontVariation(tag: $0.tag, value: $0.value) })
+
+        // Spans: to UTF-16, edges snapped outward to grapheme clusters.
+        var spans: [(start: Int, end: Int, attributes: SpanAttributes)] = []
+        if !p.spans.isEmpty {
+            let graphemes: [Int]
+            do { graphemes = try engine.boundaries(.grapheme, of: text) } catch { throw Self.rpcError(error) }
+            for (i, span) in p.spans.enumerated() {
+                guard span.end <= mapping.length else {
+                    throw .invalidParams(field: "spans[\(i)].end",
+                                         "is past the end of the text (\(mapping.length) \(session.offsetEncoding.unitName))")
+                }
+                var start = mapping.utf16Offset(span.start)
+                var end = mapping.utf16Offset(span.end, roundingUp: true)
+                start = graphemes[max(0, graphemes.partitionPoint { $0 <= start } - 1)]
+                end = graphemes[min(graphemes.count - 1, graphemes.partitionPoint { $0 < end })]
+                spans.append((start, end, span.attributes))
+            }
+        }
+
+        // Composition: each stretch between span edges gets the attributes of the spans over
+        // it, later spans winning; equal results share a style.
+        var styles: [SpanAttributes] = [SpanAttributes()]
+        var styleKeys: [String: Int] = [JSONWriter.string(SpanAttributes().json): 0]
+        func styleNumber(_ attributes: SpanAttributes) -> Int {
+            let key = JSONWriter.string(attributes.json)
+            if let known = styleKeys[key] { return known }
+            styles.append(attributes)
+            styleKeys[key] = styles.count - 1
+            return styles.count - 1
+        }
+        var styleRuns = [StyleRun(start: 0, style: 0)]
+        if !spans.isEmpty {
+            var edges: [(offset: Int, span: Int, opens: Bool)] = []
+            edges.reserveCapacity(spans.count * 2)
+            for (i, s) in spans.enumerated() where s.end > s.start {
+                edges.append((s.start, i, true))
+                edges.append((s.end, i, false))
+            }
+            edges.sort { $0.offset < $1.offset }
+            var active: Set<Int> = []
+            var e = 0
+            while e < edges.count {
+                let offset = edges[e].offset
+                while e < edges.count, edges[e].offset == offset {
+                    if edges[e].opens { active.insert(edges[e].span) } else { active.remove(edges[e].span) }
+                    e += 1
+                }
+                var composed = SpanAttributes()
+                for i in active.sorted() { composed = spans[i].attributes.applied(over: composed) }
+                let style = styleNumber(composed)
+                if styleRuns.last?.start == offset { styleRuns.removeLast() }
+                if styleRuns.last?.style != style { styleRuns.append(StyleRun(start: offset, style: style)) }
+            }
+        }
+        let truncation = p.paragraph.truncation
+        let tokenStyle = truncation.style.map { styleNumber($0) } ?? 0
+
+        var request = LayoutRequest(text: text, width: p.width, language: p.language ?? "", detail: detail)
+        request.styles = styles.map { engineStyle($0, base: baseFont, scale: scale) }
+        request.styleRuns = styleRuns
+        request.paragraph = paragraphStyle(p.paragraph, scale: scale)
+        request.insets = EdgeInsets(top: p.insets.top, left: p.insets.left, bottom: p.insets.bottom, right: p.insets.right)
+        request.exclusions = p.exclusions.map { Rect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+        if let maxLines = p.paragraph.maxLines, maxLines > 0 { request.maxLines = maxLines }
+        request.truncation = Truncation(mode: Truncation.Mode(rawValue: truncation.mode) ?? .tail,
+                                        token: Array(truncation.token.utf16), tokenStyle: tokenStyle)
+
+        var regionSpans: [(kind: String, start: Int, end: Int, value: JSONValue)] = []
+        for (i, span) in spans.enumerated() {
+            if let link = p.spans[i].attributes.link { regionSpans.append(("link", span.start, span.end, .string(link))) }
+            if let data = p.spans[i].attributes.data { regionSpans.append(("data", span.start, span.end, data)) }
+        }
+        request.keepsGeometry = detail != .lines || !regionSpans.isEmpty || request.maxLines != nil
+        return BuiltRequest(request: request, mapping: mapping, styles: styles, regionSpans: regionSpans,
+                            token: truncation.token)
+    }
+
+    /// The engine's part of composed attributes: the font over the base font, letter spacing
+    /// and baseline offset, scaled.
+    private func engineStyle(_ a: SpanAttributes, base: FontDescriptor, scale: Double) -> SpanStyle {
+        var font = base
+        if let f = a.font {
+            if let v = f.family { font.family = v }
+            if let v = f.size { font.size = v * scale }
+            if let v = f.weight { font.weight = v }
+            if let v = f.style, let s = FontDescriptor.Style(rawValue: v) { font.style = s }
+            if !f.features.isEmpty { font.features = f.features.map { FontFeature(tag: $0.tag, value: UInt32($0.value)) } }
+            if !f.variations.isEmpty { font.variations = f.variations.map { FontVariation(tag: $0.tag, value: $0.value) } }
+        }
+        return SpanStyle(font: font, letterSpacing: (a.letterSpacing ?? 0) * scale,
+                         baselineOffset: (a.baselineOffset ?? 0) * scale)
+    }
+
+    /// The engine's paragraph style, lengths scaled.
+    private func paragraphStyle(_ p: ParagraphParams, scale: Double) -> ParagraphStyle {
+        var style = ParagraphStyle()
+        style.align = p.align.flatMap(TextAlignment.init(rawValue:)) ?? .start
+        style.direction = p.direction.flatMap(ParagraphDirection.init(rawValue:)) ?? .auto
+        style.wrap = p.wrap.flatMap(WrapMode.init(rawValue:)) ?? .word
+        style.lineSpacing = (p.lineSpacing ?? 0) * scale
+        style.lineHeightMultiple = p.lineHeightMultiple
+        style.minimumLineHeight = p.minimumLineHeight.map { $0 * scale }
+        style.maximumLineHeight = p.maximumLineHeight.map { $0 * scale }
+        style.paragraphSpacing = (p.paragraphSpacing ?? 0) * scale
+        style.paragraphSpacingBefore = (p.paragraphSpacingBefore ?? 0) * scale
+        style.firstLineIndent = (p.firstLineIndent ?? 0) * scale
+        style.headIndent = (p.headIndent ?? 0) * scale
+        style.tailIndent = (p.tailIndent ?? 0) * scale
+        style.tabStops = p.tabStops.map {
+            TabStop(location: $0.location * scale, alignment: TabStop.Alignment(rawValue: $0.alignment) ?? .left)
+        }
+        style.defaultTabInterval = (p.defaultTabInterval ?? 28) * scale
+        return style
+    }
+}
+
+extension OffsetEncoding {
+    /// What the encoding counts, for messages.
+    var unitName: String {
+        switch self {
+        case .utf8: "UTF-8 bytes"
+        case .utf16: "UTF-16 units"
+        case .utf32: "code points"
+        }
+    }
+}
+
+extension Array where Element == Int {
+    /// The first index whose element is not `belongsBefore` (the elements must be partitioned).
+    func partitionPoint(_ belongsBefore: (Int) -> Bool) -> Int {
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if belongsBefore(self[mid]) { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+}
