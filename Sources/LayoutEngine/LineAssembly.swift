@@ -20,7 +20,7 @@ extension ParagraphContext {
     /// out, the hyphen a soft hyphen at its end shows, and each tab advancing to its stop.
     /// `tabOrigin` is the line's distance from the paragraph's leading edge (tab stops count
     /// from there). With `tabs`, each tab's advance is appended to it.
-    func lineWidth(_ p: ShapedParagraph, _ text: UnsafeBufferPointer<UInt16>, prefix: [Double], _ s: Int, _ e: Int,
+    func lineWidth(_ p: ShapedParagraph, prefix: [Double], _ s: Int, _ e: Int,
                    tabOrigin: Double, hyphenWidth: Double, tabs: UnsafeMutablePointer<[(Int, Double)]>? = nil) -> Double {
         let visibleEnd = max(s, Int(p.hangStart[e]))
         let hyphen = e < p.count && p.softHyphenEnds.contains(e) ? hyphenWidth : 0
@@ -44,7 +44,7 @@ extension ParagraphContext {
             case .center: advance = stop.location - here - segment / 2
             case .decimal:
                 var point = segmentEnd
-                for i in (t + 1)..<segmentEnd where text[i] == 0x2E || text[i] == 0x2C { point = i; break }
+                for i in (t + 1)..<segmentEnd where p.text[i] == 0x2E || p.text[i] == 0x2C { point = i; break }
                 advance = stop.location - here - (prefix[point] - prefix[t + 1])
             }
             advance = max(0, advance)
@@ -59,7 +59,7 @@ extension ParagraphContext {
     /// Puts line `ls..<le` of paragraph `p` together: tab advances, the soft hyphen, justified
     /// spaces (written into `final`, the paragraph's advances as laid out), metrics from the
     /// faces on the line, line height and baseline, and its runs in visual order.
-    mutating func assembleLine(_ p: ShapedParagraph, _ text: UnsafeBufferPointer<UInt16>, _ ls: Int, _ le: Int,
+    mutating func assembleLine(_ p: ShapedParagraph, _ ls: Int, _ le: Int,
                                slot: LineSlot, tabOrigin: Double, isLastOfParagraph: Bool, y: Double,
                                final: inout [Double], hyphenWidth: Double, wantsRuns: Bool) throws -> AssembledLine {
         let style = request.paragraph
@@ -67,7 +67,7 @@ extension ParagraphContext {
         // Tabs, then the hyphen, then justification.
         if !p.tabs.isEmpty {
             var tabs: [(Int, Double)] = []
-            _ = lineWidth(p, text, prefix: p.prefix, ls, le, tabOrigin: tabOrigin, hyphenWidth: hyphenWidth, tabs: &tabs)
+            _ = lineWidth(p, prefix: p.prefix, ls, le, tabOrigin: tabOrigin, hyphenWidth: hyphenWidth, tabs: &tabs)
             for (t, advance) in tabs { final[t] = advance }
         }
         let hyphenated = le < p.count && p.softHyphenEnds.contains(le)
@@ -75,9 +75,9 @@ extension ParagraphContext {
         var width = 0.0
         for i in ls..<visibleEnd { width += final[i] }
         if hyphenated, le - 1 >= visibleEnd { width += hyphenWidth }
-        let endsAtHardBreak = le > ls && isHardBreak(text[le - 1])
+        let endsAtHardBreak = le > ls && isHardBreak(p.text[le - 1])
         if style.align == .justify, let available = slot.width, !isLastOfParagraph, !endsAtHardBreak, width < available {
-            let spaces = (ls..<visibleEnd).filter { isStretchableSpace(text[$0]) }
+            let spaces = (ls..<visibleEnd).filter { isStretchableSpace(p.text[$0]) }
             if !spaces.isEmpty {
                 let extra = (available - width) / Double(spaces.count)
                 for s in spaces { final[s] += extra }

@@ -9,6 +9,8 @@ let maxShapedClusterLength = 64
 /// break opportunities, tabs and soft hyphens. Offsets are relative to the paragraph.
 struct ShapedParagraph {
     let range: ParagraphRange
+    /// The paragraph's content (borrowed from the request's text, valid during the layout).
+    let text: UnsafeBufferPointer<UInt16>
     let bidi: BidiParagraph
     let graphemes: [Int32]
     let runs: [ShapedRun]
@@ -97,7 +99,7 @@ struct ParagraphContext {
         let n = text.count
         let bidi = try BidiParagraph(text: text, direction: request.paragraph.direction)
         guard n > 0 else {
-            return ShapedParagraph(range: range, bidi: bidi, graphemes: [0], runs: [], advances: [], prefix: [0],
+            return ShapedParagraph(range: range, text: text, bidi: bidi, graphemes: [0], runs: [], advances: [], prefix: [0],
                                    breaks: Boundaries(offsets: [0], mandatory: [false]), hangStart: [0], tabs: [],
                                    softHyphenEnds: [], endsWithHardBreak: false)
         }
@@ -160,7 +162,7 @@ struct ParagraphContext {
         }
         var prefix = [Double](repeating: 0, count: n + 1)
         for i in 0..<n { prefix[i + 1] = prefix[i] + advances[i] }
-        return ShapedParagraph(range: range, bidi: bidi, graphemes: graphemes, runs: runs, advances: advances,
+        return ShapedParagraph(range: range, text: text, bidi: bidi, graphemes: graphemes, runs: runs, advances: advances,
                                prefix: prefix, breaks: try breakOpportunities(text, graphemes: graphemes),
                                hangStart: hangingSpaceStarts(text), tabs: tabs, softHyphenEnds: softHyphens,
                                endsWithHardBreak: isHardBreak(text[n - 1]))

@@ -129,14 +129,14 @@ struct LayoutRun {
                     let end: Int
                     if start < p.count {
                         end = filler.nextLine(from: start, maxWidth: style.wrap == .none ? nil : slot.width) { s, e in
-                            context.lineWidth(p, text, prefix: p.prefix, s, e, tabOrigin: tabOrigin, hyphenWidth: hyphenWidth)
+                            context.lineWidth(p, prefix: p.prefix, s, e, tabOrigin: tabOrigin, hyphenWidth: hyphenWidth)
                         }
                     } else {
                         end = start
                         trailingEmptyLine = false
                     }
                     let isLast = end >= p.count && !trailingEmptyLine
-                    var line = try context.assembleLine(p, text, start, end, slot: slot, tabOrigin: tabOrigin,
+                    var line = try context.assembleLine(p, start, end, slot: slot, tabOrigin: tabOrigin,
                                                         isLastOfParagraph: isLast, y: y, final: &final,
                                                         hyphenWidth: hyphenWidth, wantsRuns: wantsRuns)
                     if isLast { line.box.end = range.end }

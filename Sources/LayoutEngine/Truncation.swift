@@ -60,7 +60,7 @@ extension LayoutRun {
     /// The width of `s..<e` of `p` as a line's content (no hyphen), with the tabs as laid out
     /// on a line starting `tabOrigin` from the paragraph's edge.
     func contentWidth(_ p: ShapedParagraph, _ s: Int, _ e: Int, tabOrigin: Double) -> Double {
-        context.lineWidth(p, text, prefix: p.prefix, s, e, tabOrigin: tabOrigin, hyphenWidth: 0)
+        context.lineWidth(p, prefix: p.prefix, s, e, tabOrigin: tabOrigin, hyphenWidth: 0)
     }
 
     /// The last line reached `maxLines` with text left: cut it (clip), or end it with the
@@ -84,7 +84,7 @@ extension LayoutRun {
         }
         switch request.truncation.mode {
         case .clip, .head:
-            var rebuilt = try context.assembleLine(p, text, ls, le, slot: line.slot, tabOrigin: line.tabOrigin,
+            var rebuilt = try context.assembleLine(p, ls, le, slot: line.slot, tabOrigin: line.tabOrigin,
                                                    isLastOfParagraph: true, y: line.box.y, final: &final,
                                                    hyphenWidth: hyphenWidth, wantsRuns: wantsRuns)
             rebuilt.box.end = line.box.end
@@ -106,7 +106,7 @@ extension LayoutRun {
                 }
             }
             let visibleCut = max(ls, Int(p.hangStart[cut]))
-            var rebuilt = try context.assembleLine(p, text, ls, visibleCut, slot: line.slot, tabOrigin: line.tabOrigin,
+            var rebuilt = try context.assembleLine(p, ls, visibleCut, slot: line.slot, tabOrigin: line.tabOrigin,
                                                    isLastOfParagraph: true, y: line.box.y, final: &final,
                                                    hyphenWidth: 0, wantsRuns: true)
             // The token sits at the logical end: the visual end of the paragraph's direction.
@@ -145,10 +145,10 @@ extension LayoutRun {
                 h += 1
             }
             let visibleCut = max(ls, Int(p.hangStart[cut]))
-            var startPart = try context.assembleLine(p, text, ls, visibleCut, slot: line.slot, tabOrigin: line.tabOrigin,
+            var startPart = try context.assembleLine(p, ls, visibleCut, slot: line.slot, tabOrigin: line.tabOrigin,
                                                      isLastOfParagraph: true, y: line.box.y, final: &final,
                                                      hyphenWidth: 0, wantsRuns: true)
-            var endPart = try context.assembleLine(q, text, c2, q.count, slot: line.slot, tabOrigin: 0,
+            var endPart = try context.assembleLine(q, c2, q.count, slot: line.slot, tabOrigin: 0,
                                                    isLastOfParagraph: true, y: line.box.y, final: &qFinal,
                                                    hyphenWidth: 0, wantsRuns: true)
             if q.range != p.range { record(q, qFinal) }
@@ -201,7 +201,7 @@ extension LayoutRun {
                 }
             }
         }
-        var rebuilt = try context.assembleLine(p, text, cut, le, slot: first.slot, tabOrigin: first.tabOrigin,
+        var rebuilt = try context.assembleLine(p, cut, le, slot: first.slot, tabOrigin: first.tabOrigin,
                                                isLastOfParagraph: le >= p.count, y: first.box.y, final: &final,
                                                hyphenWidth: 0, wantsRuns: true)
         // The token sits at the logical start: the visual start of the paragraph's direction.
