@@ -61,6 +61,21 @@ import Testing
         #expect(hebrewLine.height > r.lines.map(\.height).min()! + 5)
     }
 
+    @Test func colorDoesNotSplitShapingButFontsDo() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        // "AV" kerns. A color change between A and V keeps the pair kerned (one shaping run);
+        // a letter-spacing or font change shapes the pieces apart.
+        let plain = try result(client, ["text": "AVAV", "detail": "runs"])
+        let colored = try result(client, ["text": "AVAV", "detail": "runs", "spans": [["start": 1, "end": 2, "color": "#f00"]]])
+        #expect(colored.width == plain.width, "kerning across a color change survives")
+        #expect(colored.lines[0].runs?.count == 3, "but the client gets a run per style to color")
+        let unkerned = try result(client, ["text": "AVAV", "font": ["features": ["kern": false]]])
+        let split = try result(client, ["text": "AVAV", "spans": [["start": 1, "end": 2, "font": ["weight": 400, "features": ["kern": true]], "letterSpacing": 0.001]]])
+        #expect(split.width > plain.width && unkerned.width > plain.width, "a shaping change breaks the kerning pair")
+    }
+
     @Test func spanEdgesSnapOutwardAndLaterSpansWin() throws {
         let daemon = try Daemon()
         defer { daemon.stop() }
