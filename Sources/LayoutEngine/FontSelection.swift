@@ -30,7 +30,9 @@ struct FontSelector {
         families[try familyNumber(font)].primary
     }
 
-    private mutating func familyNumber(_ font: FontDescriptor) throws -> Int {
+    /// The number of a style font's family lookups (the same for equal families); pass it
+    /// to `face` for every cluster of that style.
+    mutating func familyNumber(_ font: FontDescriptor) throws -> Int {
         let key = font.selectionKey
         if let last = lastFamily, last.key == key { return last.index }
         let index: Int
@@ -51,10 +53,9 @@ struct FontSelector {
     /// it stays in the font of the text before it, as in Pango (every font has the ASCII
     /// space, and HarfBuzz falls back to it for the others).
     mutating func face(_ text: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, script: Script,
-                       font: FontDescriptor) throws -> FontFace {
+                       family f: Int, font: @autoclosure () -> FontDescriptor) throws -> FontFace {
         let (first, width) = decodeUTF16(text, at: start)
         if let previousFace, keepsPreviousFont(first) { return previousFace }
-        let f = try familyNumber(font)
         let chosen: FontFace
         if start + width == end {
             // Below U+231A no character defaults to emoji presentation.
@@ -63,7 +64,7 @@ struct FontSelector {
             } else if let known = families[f].faceForScalar[ScalarKey(scalar: first, script: script.code)] {
                 chosen = known
             } else {
-                chosen = try choose(CollectionOfOne(first), script: script, font: font, family: &families[f])
+                chosen = try choose(CollectionOfOne(first), script: script, font: font(), family: &families[f])
                 families[f].faceForScalar[ScalarKey(scalar: first, script: script.code)] = chosen
             }
         } else {
@@ -76,7 +77,7 @@ struct FontSelector {
                 scalars.append(s)
                 i += w
             }
-            chosen = try choose(scalars, script: script, font: font, family: &families[f])
+            chosen = try choose(scalars, script: script, font: font(), family: &families[f])
         }
         previousFace = chosen
         return chosen

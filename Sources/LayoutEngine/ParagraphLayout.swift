@@ -51,6 +51,8 @@ struct ParagraphContext {
     /// Each style's shaping identity: equal for styles that shape alike (same font, letter
     /// spacing and baseline offset), so runs split only where shaping must.
     let shapingID: [Int]
+    /// Each style's family number in the selector, looked up on first use.
+    private var styleFamily: [Int?]
     /// Fonts the result's runs refer to, by index.
     var fonts: [UsedFont] = []
     private var fontIndex: [UsedFont: Int] = [:]
@@ -62,6 +64,7 @@ struct ParagraphContext {
         self.locale = icuLocale(request.language)
         self.selector = FontSelector(fonts: engine.fonts, language: request.language)
         self.features = request.styles.map(harfBuzzFeatures)
+        self.styleFamily = [Int?](repeating: nil, count: request.styles.count)
         var ids: [SpanStyle: Int] = [:]
         self.shapingID = request.styles.map { style in
             if let known = ids[style] { return known }
@@ -119,7 +122,15 @@ struct ParagraphContext {
                 styleRun += 1
             }
             let styleIndex = styleRun >= 0 ? min(max(request.styleRuns[styleRun].style, 0), request.styles.count - 1) : 0
-            let face = try selector.face(text, start, end, script: scripts[c], font: request.styles[styleIndex].font)
+            let family: Int
+            if let known = styleFamily[styleIndex] {
+                family = known
+            } else {
+                family = try selector.familyNumber(request.styles[styleIndex].font)
+                styleFamily[styleIndex] = family
+            }
+            let face = try selector.face(text, start, end, script: scripts[c], family: family,
+                                         font: request.styles[styleIndex].font)
             let key = RunKey(face: face, script: scripts[c], level: bidi.levels[start], shaping: shapingID[styleIndex],
                              styleIndex: styleIndex)
             if end - start > maxShapedClusterLength {

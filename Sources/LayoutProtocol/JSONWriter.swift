@@ -47,14 +47,60 @@ public struct JSONWriter {
     public mutating func writeNumber(_ d: Double) {
         guard d.isFinite else { append("null"); return }
         if d == d.rounded(), abs(d) < 9.007199254740992e15 {
-            append(String(Int64(d)))
-        } else {
-            append(d.description)
+            writeInteger(Int64(d))
+            return
+        }
+        // Fast path for values with at most three decimals (coordinates are rounded to 1/1000
+        // point): integer part, point, fraction without trailing zeros.
+        let scaled = d * 1000
+        if abs(d) < 1e12, scaled == scaled.rounded() {
+            var thousandths = Int64(scaled)
+            if thousandths < 0 { bytes.append(UInt8(ascii: "-")); thousandths = -thousandths }
+            writeInteger(thousandths / 1000)
+            var fraction = thousandths % 1000
+            bytes.append(UInt8(ascii: "."))
+            var digits = 3
+            while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+            var divisor: Int64 = digits == 3 ? 100 : digits == 2 ? 10 : 1
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+                divisor /= 10
+            }
+            return
+        }
+        append(d.description)
+    }
+
+    private mutating func writeInteger(_ value: Int64) {
+        if value < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            if value == Int64.min { append("9223372036854775808"); return }
+        }
+        var v = value.magnitude
+        if v < 10 { bytes.append(UInt8(ascii: "0") + UInt8(v)); return }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while v > 0 {
+                buffer[n] = UInt8(ascii: "0") + UInt8(v % 10)
+                v /= 10
+                n += 1
+            }
+            for i in stride(from: n - 1, through: 0, by: -1) { bytes.append(buffer[i]) }
         }
     }
 
     public mutating func writeString(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
+        var plain = true
+        for b in s.utf8 where b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F { plain = false; break }
+        if plain {
+            bytes.append(contentsOf: s.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for b in s.utf8 {
             switch b {
             case UInt8(ascii: "\""): append("\\\"")

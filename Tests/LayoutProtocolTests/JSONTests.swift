@@ -68,6 +68,16 @@ import Testing
         #expect(try JSONParser.parse(text) == value)
     }
 
+    @Test func writesNumbersShortestAndExact() throws {
+        let cases: [(Double, String)] = [(0, "0"), (-3, "-3"), (0.001, "0.001"), (-0.5, "-0.5"), (123.456, "123.456"),
+                                         (17.1, "17.1"), (1e15, "1000000000000000"), (0.1 + 0.2, "0.30000000000000004"),
+                                         (-0.001, "-0.001"), (2.05, "2.05"), (1e-7, "1e-07")]
+        for (value, text) in cases {
+            #expect(JSONWriter.string(.number(value)) == text)
+            #expect(try JSONParser.parse(text) == .number(value), "\(text) reads back as \(value)")
+        }
+    }
+
     @Test func keepsMemberOrder() {
         #expect(JSONWriter.string(["b": 1, "a": 2]) == #"{"b":1,"a":2}"#)
     }
