@@ -102,7 +102,9 @@ extension ParagraphContext {
         var height = natural * (style.lineHeightMultiple ?? 1)
         if let minimum = style.minimumLineHeight { height = max(height, minimum) }
         if let maximum = style.maximumLineHeight { height = min(height, maximum) }
-        let baseline = y + (height - metrics.ascent - metrics.descent) / 2 + metrics.ascent
+        // Extra (or missing) height splits evenly above and below; a line squeezed below its
+        // glyphs' height keeps its baseline inside the box (the glyphs overflow it).
+        let baseline = min(y + height, y + (height - metrics.ascent - metrics.descent) / 2 + metrics.ascent)
 
         let rtl = p.isRTL
         let placement: AssembledLine.Placement

@@ -134,6 +134,8 @@ extension LayoutRun {
                 c2 = Int(q.graphemes[g])
                 g -= 1
             }
+            // Within one paragraph, the end part never reaches back before the line.
+            if q.range == p.range, c2 < ls { c2 = ls }
             let endWidth = contentWidth(q, c2, q.count, tabOrigin: 0)
             var cut = ls
             var h = p.graphemes.partitionPoint { Int($0) <= ls }
