@@ -27,3 +27,146 @@ extension TextLayout {
         return result
     }
 }
+
+/// Which side of a line break a caret offset belongs to: `upstream`, the end of the line
+/// before; `downstream`, the start of the line after (and everywhere else).
+public enum CaretAffinity: String, Sendable, CaseIterable {
+    case upstream, downstream
+}
+
+/// What is under a point: the caret offset nearest it (a grapheme boundary), the grapheme
+/// under it (nil beside the text), the line, and the caret's affinity.
+public struct HitTestResult: Sendable, Equatable {
+    public var index: Int
+    public var character: Int?
+    public var line: Int
+    public var affinity: CaretAffinity
+}
+
+/// A caret: where it is drawn, and at a boundary between directions the weak caret's x.
+public struct CaretRect: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+    public var height: Double
+    public var weakX: Double?
+    public var line: Int
+}
+
+extension TextLayout {
+    /// Whether geometry queries can be answered (the request kept geometry).
+    public var hasGeometry: Bool { !positions.isEmpty }
+
+    public func isGraphemeBoundary(_ offset: Int) -> Bool {
+        offset >= 0 && offset < boundaryKinds.count && boundaryKinds[offset] & Self.graphemeBoundary != 0
+    }
+
+    /// The x of grapheme boundary `offset` within `run` (run.start ≤ offset ≤ run.end). Inside
+    /// a shaping cluster (a ligature), carets are spread evenly across its graphemes.
+    func x(of offset: Int, in run: LineRun) -> Double {
+        var start = offset, end = offset
+        while start > run.start, boundaryKinds[start] & Self.clusterBoundary == 0 { start -= 1 }
+        while end < run.end, boundaryKinds[end] & Self.clusterBoundary == 0 { end += 1 }
+        var distance = positions[start] - positions[run.start]
+        if start < offset {
+            var before = 0, total = 0
+            for i in start..<end where boundaryKinds[i] & Self.graphemeBoundary != 0 {
+                total += 1
+                if i < offset { before += 1 }
+            }
+            distance += (positions[end] - positions[start]) * Double(before) / Double(max(total, 1))
+        }
+        return run.isRTL ? run.x + run.width - distance : run.x + distance
+    }
+
+    /// The line holding caret offset `index`: at a line break, the line before with
+    /// `upstream`, the line after with `downstream`. Nil without lines.
+    public func lineIndex(of index: Int, affinity: CaretAffinity = .downstream) -> Int? {
+        guard !lines.isEmpty else { return nil }
+        var l = max(0, lines.partitionPoint { $0.start <= index } - 1)
+        if affinity == .upstream, l > 0, lines[l].start == index, lines[l - 1].end == index { l -= 1 }
+        return l
+    }
+
+    /// The caret offset nearest the point, the grapheme under it, and its line. Points above
+    /// the first line or below the last go to those lines; points left or right of a line's
+    /// text go to its nearest edge (and have no grapheme under them).
+    public func hitTest(x: Double, y: Double) -> HitTestResult? {
+        guard hasGeometry, !lines.isEmpty else { return nil }
+        // The line band at y (bands of exclusions hold several lines): the nearest in x.
+        var l = lines.partitionPoint { $0.y + $0.height <= y }
+        l = min(l, lines.count - 1)
+        let bandY = lines[l].y
+        var best = l
+        var bestDistance = Double.infinity
+        var i = l
+        while i < lines.count, lines[i].y == bandY {
+            let line = lines[i]
+            let distance = x < line.x ? line.x - x : (x > line.x + line.width ? x - line.x - line.width : 0)
+            if distance < bestDistance { best = i; bestDistance = distance }
+            i += 1
+        }
+        let line = lines[best]
+        let runs = line.runs.filter { !$0.isToken }
+        guard let first = runs.first, let last = runs.last else {
+            return HitTestResult(index: line.start, character: nil, line: best, affinity: .downstream)
+        }
+        let inside = x >= first.x && x < last.x + last.width && y >= line.y && y < line.y + line.height
+        let px = min(max(x, first.x), last.x + last.width)
+        let run = runs.first { px < $0.x + $0.width } ?? last
+        // The grapheme of the run under px.
+        var g0 = run.start
+        var g = run.start + 1
+        var result: (index: Int, character: Int)?
+        while g <= run.end {
+            guard isGraphemeBoundary(g) || g == run.end else { g += 1; continue }
+            let a = self.x(of: g0, in: run), b = self.x(of: g, in: run)
+            if px >= min(a, b) - 1e-9 && px <= max(a, b) + 1e-9 {
+                let nearStart = abs(px - a) <= abs(px - b)
+                result = (nearStart ? g0 : g, g0)
+                break
+            }
+            g0 = g
+            g += 1
+        }
+        let hit = result ?? (run.isRTL ? (run.start, run.start) : (run.end, max(run.start, run.end - 1)))
+        let affinity: CaretAffinity = hit.index == line.end && best < lines.count - 1 && hit.index > line.start ? .upstream : .downstream
+        return HitTestResult(index: hit.index, character: inside ? hit.character : nil, line: best, affinity: affinity)
+    }
+
+    /// The caret at offset `index` (a grapheme boundary): its x, the line's y and height; at
+    /// a boundary between runs of different directions, the strong caret (the run in the
+    /// paragraph's direction) and the weak one's x.
+    public func caret(at index: Int, affinity: CaretAffinity = .downstream) -> CaretRect? {
+        guard hasGeometry, let l = lineIndex(of: index, affinity: affinity) else { return nil }
+        let line = lines[l]
+        let runs = line.runs.filter { !$0.isToken }
+        let after = runs.first { $0.start <= index && index < $0.end }
+        let before = runs.first { $0.start < index && index <= $0.end }
+        let paragraphLevel: UInt8 = line.isRTL ? 1 : 0
+        switch (before, after) {
+        case (nil, nil):
+            let x = runs.isEmpty ? (line.isRTL ? line.x + line.width : line.x)
+                : (index <= (runs.map(\.start).min() ?? 0) ? (line.isRTL ? line.x + line.width : line.x)
+                   : (line.isRTL ? line.x : line.x + line.width))
+            return CaretRect(x: x, y: line.y, height: line.height, weakX: nil, line: l)
+        case (let run?, nil), (nil, let run?):
+            // At a line's logical start or end the missing neighbour is the paragraph itself:
+            // text in its direction would go at the line's edge, so when the run runs the
+            // other way the strong caret is at that edge and the run's own is the weak one.
+            let xr = x(of: index, in: run)
+            guard (run.level & 1) != paragraphLevel else {
+                return CaretRect(x: xr, y: line.y, height: line.height, weakX: nil, line: l)
+            }
+            let atStart = after != nil
+            let edge = (atStart != line.isRTL) ? (runs.map(\.x).min() ?? line.x) : (runs.map { $0.x + $0.width }.max() ?? line.x)
+            if abs(edge - xr) < 1e-9 { return CaretRect(x: xr, y: line.y, height: line.height, weakX: nil, line: l) }
+            return CaretRect(x: edge, y: line.y, height: line.height, weakX: xr, line: l)
+        case (let b?, let a?):
+            let xb = x(of: index, in: b), xa = x(of: index, in: a)
+            if abs(xa - xb) < 1e-9 { return CaretRect(x: xa, y: line.y, height: line.height, weakX: nil, line: l) }
+            let strongIsAfter = (a.level & 1) == paragraphLevel || (b.level & 1) != paragraphLevel
+            return CaretRect(x: strongIsAfter ? xa : xb, y: line.y, height: line.height,
+                             weakX: strongIsAfter ? xb : xa, line: l)
+        }
+    }
+}

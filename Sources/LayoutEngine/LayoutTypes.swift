@@ -291,4 +291,10 @@ public struct TextLayout: Sendable {
     /// `positions[i]`: the sum of the final advances (after tabs, justification and letter
     /// spacing) of units `0..<i` of the text, for geometry queries; empty without geometry.
     var positions: [Double]
+    /// Per offset (count + 1): `graphemeBoundary` and `clusterBoundary` bits; empty without
+    /// geometry.
+    var boundaryKinds: [UInt8]
+
+    static let graphemeBoundary: UInt8 = 1
+    static let clusterBoundary: UInt8 = 2
 }

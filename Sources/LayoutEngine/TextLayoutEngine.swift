@@ -83,6 +83,8 @@ struct LayoutRun {
     var reserved: [Double] = []
     /// Advances as laid out, per UTF-16 unit of the whole text (for geometry queries).
     var finalAdvances: [Double]
+    /// Per offset: whether it is a grapheme boundary, a shaping-cluster boundary.
+    var boundaryKinds: [UInt8]
     var truncated = false
     var hiddenRange: Range<Int>?
     var visibleRanges: [Range<Int>] = []
@@ -96,7 +98,10 @@ struct LayoutRun {
         self.text = text
         self.context = ParagraphContext(engine: engine, request: request)
         self.wantsRuns = request.detail >= .runs || request.keepsGeometry
-        self.finalAdvances = request.keepsGeometry || request.detail >= .runs ? [Double](repeating: 0, count: text.count) : []
+        let geometry = request.keepsGeometry || request.detail >= .runs
+        self.finalAdvances = geometry ? [Double](repeating: 0, count: text.count) : []
+        self.boundaryKinds = geometry ? [UInt8](repeating: 0, count: text.count + 1) : []
+        if geometry { boundaryKinds[0] = TextLayout.graphemeBoundary | TextLayout.clusterBoundary }
         self.boxLeft = request.insets.left
         self.boxRight = request.width.map { $0 - request.insets.right }
     }
@@ -178,6 +183,14 @@ struct LayoutRun {
     mutating func record(_ p: ShapedParagraph, _ final: [Double]) {
         guard !finalAdvances.isEmpty else { return }
         for i in 0..<final.count { finalAdvances[p.range.start + i] = final[i] }
+        // Grapheme and shaping-cluster boundaries, for carets and hit-testing.
+        for g in p.graphemes { boundaryKinds[p.range.start + Int(g)] |= TextLayout.graphemeBoundary }
+        for run in p.runs {
+            boundaryKinds[p.range.start + run.start] |= TextLayout.clusterBoundary
+            for glyph in run.glyphs { boundaryKinds[p.range.start + Int(glyph.cluster)] |= TextLayout.clusterBoundary }
+        }
+        boundaryKinds[p.range.contentEnd] |= TextLayout.graphemeBoundary | TextLayout.clusterBoundary
+        boundaryKinds[p.range.end] |= TextLayout.graphemeBoundary | TextLayout.clusterBoundary
     }
 
     /// The width of the hyphen a soft hyphen shows, in the style at the paragraph's start.
@@ -274,6 +287,6 @@ struct LayoutRun {
         return TextLayout(lines: boxes, width: usedWidth + request.insets.left + request.insets.right,
                           height: bottom + request.insets.bottom, fonts: context.fonts, truncated: truncated,
                           visibleRanges: visibleRanges, hiddenRange: hiddenRange, tokenRect: tokenRect,
-                          positions: positions)
+                          positions: positions, boundaryKinds: boundaryKinds)
     }
 }

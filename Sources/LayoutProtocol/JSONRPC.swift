@@ -9,6 +9,9 @@ public enum RPCErrorCode: Int, Sendable {
     case requestCancelled = -32800
     /// The server could not do what a valid request asked (no fonts, a limit reached).
     case serverError = -32000
+    /// A retained layout's handle is unknown (never given, released, or evicted): lay out
+    /// again with `retain: true`.
+    case unknownHandle = -32001
 }
 
 /// A JSON-RPC error object: a code, a message a person can act on, and optional data

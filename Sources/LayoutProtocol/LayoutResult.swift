@@ -170,15 +170,19 @@ public struct LayoutResult: Sendable, Equatable {
     public var styles: [JSONValue]?
     /// When truncated: the text that stays visible, in text order.
     public var visible: [RangeResult]?
+    /// With `retain: true`: the handle for follow-up queries.
+    public var handle: String?
 
     public init(width: Double, height: Double, truncated: Bool = false, lines: [LineResult], regions: [RegionResult] = [],
-                fonts: [FontResult] = [], styles: [JSONValue]? = nil, visible: [RangeResult]? = nil) {
+                fonts: [FontResult] = [], styles: [JSONValue]? = nil, visible: [RangeResult]? = nil, handle: String? = nil) {
         self.width = width; self.height = height; self.truncated = truncated; self.lines = lines; self.regions = regions
-        self.fonts = fonts; self.styles = styles; self.visible = visible
+        self.fonts = fonts; self.styles = styles; self.visible = visible; self.handle = handle
     }
 
     public var json: JSONValue {
-        var members: [(String, JSONValue)] = [
+        var members: [(String, JSONValue)] = []
+        if let handle { members.append(("handle", .string(handle))) }
+        members += [
             ("size", ["width": .number(width), "height": .number(height)]),
             ("truncated", .bool(truncated)),
             ("lines", .array(lines.map(\.json))),
@@ -197,7 +201,7 @@ public struct LayoutResult: Sendable, Equatable {
         guard let regions = (json["regions"] ?? []).decodedArray(RegionResult.init(json:)) else { return nil }
         self.init(width: width, height: height, truncated: json["truncated"]?.boolValue ?? false, lines: lines,
                   regions: regions, fonts: fonts, styles: json["styles"]?.arrayValue,
-                  visible: json["visible"]?.decodedArray(RangeResult.init(json:)))
+                  visible: json["visible"]?.decodedArray(RangeResult.init(json:)), handle: json["handle"]?.stringValue)
     }
 }
 

@@ -16,14 +16,18 @@ public final class LayoutService: Sendable {
     public static let serverName = "layoutd"
     public static let serverVersion = "0.1.0"
     /// Methods answered, as `initialize` lists them.
-    public static let methods = ["initialize", "layout", "measure", "boundaries", "ping"]
+    public static let methods = ["initialize", "layout", "measure", "boundaries", "hitTest", "caret", "rects", "word",
+                                 "lineRange", "selectedText", "update", "release", "ping"]
 
     public let engine: TextLayoutEngine
     public let configuration: ServerConfiguration
+    /// Retained layouts, shared by every connection.
+    let store: LayoutStore
 
     public init(engine: TextLayoutEngine, configuration: ServerConfiguration) {
         self.engine = engine
         self.configuration = configuration
+        self.store = LayoutStore(maxCount: configuration.maxRetainedLayouts, maxBytes: configuration.maxRetainedBytes)
     }
 
     /// Handles one line of input; returns the line to send back, or nil when nothing is owed
@@ -72,6 +76,14 @@ public final class LayoutService: Sendable {
         case "layout": return try layout(request.params, session: session)
         case "measure": return try measure(request.params, session: session)
         case "boundaries": return try boundaries(request.params, session: session)
+        case "hitTest": return try hitTest(request.params, session: session)
+        case "caret": return try caret(request.params, session: session)
+        case "rects": return try rects(request.params, session: session)
+        case "word": return try word(request.params, session: session)
+        case "lineRange": return try lineRange(request.params, session: session)
+        case "selectedText": return try selectedText(request.params, session: session)
+        case "update": return try update(request.params, session: session)
+        case "release": return try release(request.params)
         case "ping": return ["pong": true]
         case let method where method.hasPrefix("$/"):
             // Protocol notifications such as $/cancelRequest: requests are answered in order,
@@ -103,11 +115,29 @@ public final class LayoutService: Sendable {
 
     private func layout(_ params: JSONValue?, session: Session) throws(RPCError) -> JSONValue {
         let p = try LayoutParams(json: params)
+        let retain = try ParamReader(params).bool("retain") ?? false
+        let retained = try perform(p, session: session, geometry: retain)
+        let handle = retain ? store.insert(retained) : nil
+        return result(retained, session: session, handle: handle).json
+    }
+
+    /// Lays out validated params, keeping what follow-up queries need.
+    /// `geometry`: keep positions and runs for queries even when the result needs none.
+    func perform(_ p: LayoutParams, session: Session, geometry: Bool,
+                 utf16Spans: [(start: Int, end: Int, attributes: SpanAttributes)]? = nil) throws(RPCError) -> RetainedLayout {
         let detail = p.detail.flatMap(LayoutDetail.init(rawValue:)) ?? .lines
-        let built = try build(p, session: session, detail: detail)
+        var built = try build(p, session: session, detail: detail, utf16Spans: utf16Spans)
+        if geometry { built.request.keepsGeometry = true }
         let layout: TextLayout
         do { layout = try engine.layout(built.request) } catch { throw Self.rpcError(error) }
-        let offsets = built.mapping
+        return RetainedLayout(params: p, built: built, layout: layout, detail: detail, encoding: session.offsetEncoding)
+    }
+
+    /// The `layout` result of a retained layout, offsets in the session's encoding.
+    func result(_ retained: RetainedLayout, session: Session, handle: String?) -> LayoutResult {
+        let layout = retained.layout
+        let detail = retained.detail
+        let offsets = retained.mapping(session.offsetEncoding)
         let lines = layout.lines.map { line in
             LineResult(start: offsets.convert(line.start), end: offsets.convert(line.end), x: wire(line.x), y: wire(line.y),
                        width: wire(line.width), height: wire(line.height), baseline: wire(line.baseline),
@@ -123,29 +153,21 @@ public final class LayoutService: Sendable {
                                      } : nil)
                        } : nil)
         }
-        let fonts = layout.fonts.map {
+        let fonts = (detail >= .runs ? layout.fonts : Array(layout.fonts.prefix(1))).map {
             FontResult(family: $0.family, file: $0.identity.path, index: $0.identity.index, size: $0.size,
                        variations: Dictionary($0.variations.map { ($0.tag, $0.value) }, uniquingKeysWith: { $1 }))
         }
-        var regions: [RegionResult] = []
-        for span in built.regionSpans {
-            let rects = layout.rects(span.start, span.end).map(wireRect)
-            guard !rects.isEmpty else { continue }  // wholly hidden by truncation
-            regions.append(RegionResult(kind: span.kind, start: offsets.convert(span.start), end: offsets.convert(span.end),
-                                        value: span.value, rects: rects))
+        let regions = retained.regions.map {
+            RegionResult(kind: $0.kind, start: offsets.convert($0.start), end: offsets.convert($0.end), value: $0.value,
+                         rects: $0.rects.map(wireRect))
         }
-        if let hidden = layout.hiddenRange, let rect = layout.tokenRect {
-            regions.append(RegionResult(kind: "truncation", start: offsets.convert(hidden.lowerBound),
-                                        end: offsets.convert(hidden.upperBound), value: .string(built.token),
-                                        rects: [wireRect(rect)]))
-        }
-        regions.sort { ($0.start, $0.end) < ($1.start, $1.end) }
         let visible = layout.truncated
             ? layout.visibleRanges.map { RangeResult(start: offsets.convert($0.lowerBound), end: offsets.convert($0.upperBound)) }
             : nil
         return LayoutResult(width: wire(layout.width), height: wire(layout.height), truncated: layout.truncated,
                             lines: lines, regions: regions, fonts: fonts,
-                            styles: detail >= .runs ? built.styles.map(\.json) : nil, visible: visible).json
+                            styles: detail >= .runs ? retained.built.styles.map(\.json) : nil, visible: visible,
+                            handle: handle)
     }
 
     /// `measure`: the layout params → `{size, lineCount, truncated}`, nothing else computed.

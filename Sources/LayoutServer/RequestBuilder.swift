@@ -12,12 +12,16 @@ struct BuiltRequest {
     /// Link and data spans, snapped, in UTF-16, in the order given.
     var regionSpans: [(kind: String, start: Int, end: Int, value: JSONValue)]
     var token: String
+    /// Every span, snapped, in UTF-16 (what `update` carries through edits).
+    var spans: [(start: Int, end: Int, attributes: SpanAttributes)]
 }
 
 extension LayoutService {
     /// Builds the engine request for validated params. Fails with -32602 naming the field
     /// for span offsets past the end of the text or text over the length limit.
-    func build(_ p: LayoutParams, session: Session, detail: LayoutDetail) throws(RPCError) -> BuiltRequest {
+    /// `utf16Spans`, when given, replaces `p.spans`: spans already in UTF-16 (after edits).
+    func build(_ p: LayoutParams, session: Session, detail: LayoutDetail,
+               utf16Spans: [(start: Int, end: Int, attributes: SpanAttributes)]? = nil) throws(RPCError) -> BuiltRequest {
         let text = try utf16(p.text)
         let mapping = OffsetMapping(text: text, encoding: session.offsetEncoding.engineEncoding)
         let scale = p.scale
@@ -29,19 +33,28 @@ extension LayoutService {
 
         // Spans: to UTF-16, edges snapped outward to grapheme clusters.
         var spans: [(start: Int, end: Int, attributes: SpanAttributes)] = []
-        if !p.spans.isEmpty {
+        let given = utf16Spans ?? []
+        if !p.spans.isEmpty || !given.isEmpty {
             let graphemes: [Int]
             do { graphemes = try engine.boundaries(.grapheme, of: text) } catch { throw Self.rpcError(error) }
-            for (i, span) in p.spans.enumerated() {
-                guard span.end <= mapping.length else {
-                    throw .invalidParams(field: "spans[\(i)].end",
-                                         "is past the end of the text (\(mapping.length) \(session.offsetEncoding.unitName))")
+            func snapped(_ start: Int, _ end: Int) -> (Int, Int) {
+                (graphemes[max(0, graphemes.partitionPoint { $0 <= start } - 1)],
+                 graphemes[min(graphemes.count - 1, graphemes.partitionPoint { $0 < end })])
+            }
+            if utf16Spans != nil {
+                for span in given {
+                    let (start, end) = snapped(min(span.start, text.count), min(span.end, text.count))
+                    spans.append((start, end, span.attributes))
                 }
-                var start = mapping.utf16Offset(span.start)
-                var end = mapping.utf16Offset(span.end, roundingUp: true)
-                start = graphemes[max(0, graphemes.partitionPoint { $0 <= start } - 1)]
-                end = graphemes[min(graphemes.count - 1, graphemes.partitionPoint { $0 < end })]
-                spans.append((start, end, span.attributes))
+            } else {
+                for (i, span) in p.spans.enumerated() {
+                    guard span.end <= mapping.length else {
+                        throw .invalidParams(field: "spans[\(i)].end",
+                                             "is past the end of the text (\(mapping.length) \(session.offsetEncoding.unitName))")
+                    }
+                    let (start, end) = snapped(mapping.utf16Offset(span.start), mapping.utf16Offset(span.end, roundingUp: true))
+                    spans.append((start, end, span.attributes))
+                }
             }
         }
 
@@ -94,13 +107,13 @@ extension LayoutService {
                                         token: Array(truncation.token.utf16), tokenStyle: tokenStyle)
 
         var regionSpans: [(kind: String, start: Int, end: Int, value: JSONValue)] = []
-        for (i, span) in spans.enumerated() {
-            if let link = p.spans[i].attributes.link { regionSpans.append(("link", span.start, span.end, .string(link))) }
-            if let data = p.spans[i].attributes.data { regionSpans.append(("data", span.start, span.end, data)) }
+        for span in spans {
+            if let link = span.attributes.link { regionSpans.append(("link", span.start, span.end, .string(link))) }
+            if let data = span.attributes.data { regionSpans.append(("data", span.start, span.end, data)) }
         }
         request.keepsGeometry = detail != .lines || !regionSpans.isEmpty || request.maxLines != nil
         return BuiltRequest(request: request, mapping: mapping, styles: styles, regionSpans: regionSpans,
-                            token: truncation.token)
+                            token: truncation.token, spans: spans)
     }
 
     /// The engine's part of composed attributes: the font over the base font, letter spacing

@@ -15,6 +15,10 @@ public struct ServerConfiguration: Sendable {
     public var maxTextLength = 4 << 20
     /// Connections served at once; more are refused.
     public var maxConnections = 256
+    /// Retained layouts kept at most (by count and by estimated bytes), least recently used
+    /// evicted first.
+    public var maxRetainedLayouts = 1000
+    public var maxRetainedBytes = 256 << 20
     /// Where the configuration came from, for the log.
     public var source = "built-in defaults"
 
@@ -49,6 +53,8 @@ public struct ServerConfiguration: Sendable {
                 config.maxMessageBytes = try limits.integer("maxMessageBytes", in: 1024...(1 << 30)) ?? config.maxMessageBytes
                 config.maxTextLength = try limits.integer("maxTextLength", in: 1...(64 << 20)) ?? config.maxTextLength
                 config.maxConnections = try limits.integer("maxConnections", in: 1...65536) ?? config.maxConnections
+                config.maxRetainedLayouts = try limits.integer("retainedLayouts", in: 0...10_000_000) ?? config.maxRetainedLayouts
+                config.maxRetainedBytes = try limits.integer("retainedBytes", in: 0...(1 << 40)) ?? config.maxRetainedBytes
             }
         } catch {
             throw Failure(description: "\(path): \(error.message.replacingPrefix("invalid params: ", with: ""))")

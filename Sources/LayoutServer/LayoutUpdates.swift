@@ -1,0 +1,93 @@
+import LayoutEngine
+import LayoutProtocol
+
+/// `update`: edits applied to a retained layout's text, the layout redone, and what changed.
+extension LayoutService {
+    func update(_ params: JSONValue?, session: Session) throws(RPCError) -> JSONValue {
+        let reader = try ParamReader(params)
+        guard let handle = try reader.string("handle", maxLength: 256) else { throw .invalidParams(field: "handle", "is required") }
+        guard let old = store.get(handle) else { throw unknownHandle(handle) }
+        guard let edits = reader.member("edits")?.arrayValue else {
+            throw .invalidParams(field: "edits", "is required: an array of {start, end, text}")
+        }
+        // Each edit applies to the text as the edits before it left it (as LSP's didChange).
+        var text = old.text
+        var spans = old.built.spans
+        var inserted: [Range<Int>] = []
+        for (i, item) in edits.enumerated() {
+            let r = try ParamReader(item, path: "edits[\(i)]")
+            let mapping = OffsetMapping(text: text, encoding: session.offsetEncoding.engineEncoding)
+            func position(_ key: String) throws(RPCError) -> Int {
+                guard let v = try r.integer(key, in: 0...Int(Int32.max)) else { throw .invalidParams(field: r.field(key), "is required (a text offset ≥ 0)") }
+                guard v <= mapping.length else {
+                    throw .invalidParams(field: r.field(key), "is past the end of the text (\(mapping.length) \(session.offsetEncoding.unitName))")
+                }
+                let u = mapping.utf16Offset(v)
+                guard mapping.convert(u) == v, !(u > 0 && u < text.count && text[u] & 0xFC00 == 0xDC00 && text[u - 1] & 0xFC00 == 0xD800) else {
+                    throw .invalidParams(field: r.field(key), "is inside a character (a surrogate pair or a UTF-8 sequence)")
+                }
+                return u
+            }
+            let start = try position("start"), end = try position("end")
+            guard end >= start else { throw .invalidParams(field: r.field("end"), "must not be less than `start`") }
+            let insertion = Array((try r.string("text") ?? "").utf16)
+            guard text.count - (end - start) + insertion.count <= configuration.maxTextLength else {
+                throw .invalidParams(field: r.field("text"), "makes the text longer than \(configuration.maxTextLength) UTF-16 units")
+            }
+            text.replaceSubrange(start..<end, with: insertion)
+            let delta = insertion.count - (end - start)
+            func moved(_ o: Int, isEnd: Bool) -> Int {
+                if o < start || (o == start && !isEnd) { return o }
+                if o >= end { return o + delta }
+                return isEnd ? start + insertion.count : start
+            }
+            spans = spans.map { (moved($0.start, isEnd: false), moved($0.end, isEnd: $0.end > start), $0.attributes) }
+            inserted = inserted.map { moved($0.lowerBound, isEnd: false)..<moved($0.upperBound, isEnd: true) }
+            if !insertion.isEmpty { inserted.append(start..<(start + insertion.count)) }
+        }
+        var p = old.params
+        p.text = String(decoding: text, as: UTF16.self)
+        p.spans = []
+        let new = try perform(p, session: session, geometry: true, utf16Spans: spans)
+        guard store.replace(handle, with: new) else { throw unknownHandle(handle) }
+
+        // Inserted text, widened to whole grapheme clusters.
+        let mapping = new.mapping(session.offsetEncoding)
+        let ranges: [JSONValue] = inserted.map { range in
+            var a = range.lowerBound, b = range.upperBound
+            while a > 0, !new.layout.isGraphemeBoundary(a) { a -= 1 }
+            while b < text.count, !new.layout.isGraphemeBoundary(b) { b += 1 }
+            return ["start": .number(Double(mapping.convert(a))), "end": .number(Double(mapping.convert(b)))]
+        }
+        let diff = lineDiff(old.layout.lines, new.layout.lines, textDelta: text.count - old.text.count)
+        var result = self.result(new, session: session, handle: handle).json
+        if case .object(var members) = result {
+            members.append(("diff", ["firstLine": .number(Double(diff.first)), "removed": .number(Double(diff.removed)),
+                                     "added": .number(Double(diff.added)), "inserted": .array(ranges)]))
+            result = .object(members)
+        }
+        return result
+    }
+
+    /// Lines that differ between two layouts: the first that changed, how many of the old
+    /// went and how many new came; the lines after them are the old ones moved (by the
+    /// text's length change and by a common vertical shift).
+    func lineDiff(_ old: [LineBox], _ new: [LineBox], textDelta: Int) -> (first: Int, removed: Int, added: Int) {
+        var first = 0
+        while first < old.count, first < new.count, sameLine(old[first], new[first], offsetDelta: 0, dy: 0) { first += 1 }
+        var tail = 0
+        if let lastOld = old.last, let lastNew = new.last {
+            let dy = lastNew.y - lastOld.y
+            while tail < old.count - first, tail < new.count - first,
+                  sameLine(old[old.count - 1 - tail], new[new.count - 1 - tail], offsetDelta: textDelta, dy: dy) {
+                tail += 1
+            }
+        }
+        return (first, old.count - first - tail, new.count - first - tail)
+    }
+
+    private func sameLine(_ a: LineBox, _ b: LineBox, offsetDelta: Int, dy: Double) -> Bool {
+        a.start + offsetDelta == b.start && a.end + offsetDelta == b.end && a.x == b.x && abs(a.y + dy - b.y) < 1e-9
+            && a.width == b.width && a.height == b.height && a.hyphenated == b.hyphenated && a.showsToken == b.showsToken
+    }
+}

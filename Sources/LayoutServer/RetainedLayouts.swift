@@ -1,0 +1,139 @@
+import LayoutEngine
+import LayoutProtocol
+import Synchronization
+
+/// A layout kept for follow-up queries: what was asked, what the engine made of it, and the
+/// regions found in it. Immutable once made; shared between threads.
+final class RetainedLayout: Sendable {
+    let params: LayoutParams
+    let built: BuiltRequest
+    let layout: TextLayout
+    let detail: LayoutDetail
+    /// Regions in UTF-16, with their rectangles.
+    let regions: [Region]
+    /// Estimated memory held, for the store's byte limit.
+    let bytes: Int
+    /// Offset mappings for other encodings than the one it was made with, made on first use.
+    private let mappings: Mutex<[OffsetEncoding: OffsetMapping]>
+
+    struct Region: Sendable {
+        var kind: String
+        var start: Int
+        var end: Int
+        var value: JSONValue?
+        var rects: [Rect]
+    }
+
+    init(params: LayoutParams, built: BuiltRequest, layout: TextLayout, detail: LayoutDetail, encoding: OffsetEncoding) {
+        self.params = params
+        self.built = built
+        self.layout = layout
+        self.detail = detail
+        var regions: [Region] = []
+        for span in built.regionSpans {
+            let rects = layout.rects(span.start, span.end)
+            if !rects.isEmpty { regions.append(Region(kind: span.kind, start: span.start, end: span.end, value: span.value, rects: rects)) }
+        }
+        if let hidden = layout.hiddenRange, let rect = layout.tokenRect {
+            regions.append(Region(kind: "truncation", start: hidden.lowerBound, end: hidden.upperBound,
+                                  value: .string(built.token), rects: [rect]))
+        }
+        regions.sort { ($0.start, $0.end) < ($1.start, $1.end) }
+        self.regions = regions
+        let runCount = layout.lines.reduce(0) { $0 + $1.runs.count }
+        let glyphCount = layout.lines.reduce(0) { $0 + $1.runs.reduce(0) { $0 + $1.glyphs.count } }
+        self.bytes = 256 + built.request.text.count * 16 + layout.lines.count * 160 + runCount * 120 + glyphCount * 48
+            + regions.count * 96
+        self.mappings = Mutex([encoding: built.mapping])
+    }
+
+    var text: [UInt16] { built.request.text }
+
+    /// The offset mapping for a connection's encoding.
+    func mapping(_ encoding: OffsetEncoding) -> OffsetMapping {
+        if let known = mappings.withLock({ $0[encoding] }) { return known }
+        let mapping = OffsetMapping(text: text, encoding: encoding.engineEncoding)
+        mappings.withLock { $0[encoding] = mapping }
+        return mapping
+    }
+}
+
+/// Retained layouts by handle, bounded by count and bytes; the least recently used goes
+/// first. Handles are shared by every connection of the daemon (all of one user; see
+/// docs/protocol.md), so a client may lay out on one connection and ask on another.
+/// Thread-safe.
+final class LayoutStore: Sendable {
+    private struct State {
+        var entries: [String: (layout: RetainedLayout, tick: UInt64)] = [:]
+        var bytes = 0
+        var tick: UInt64 = 0
+        var next: UInt64 = 0
+        var evicted: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    let maxCount: Int
+    let maxBytes: Int
+    /// Distinguishes this daemon's handles from an earlier one's.
+    private let prefix: String
+
+    init(maxCount: Int, maxBytes: Int) {
+        self.maxCount = maxCount
+        self.maxBytes = maxBytes
+        var seed = SystemRandomNumberGenerator()
+        prefix = String(seed.next() & 0xFFFFFF, radix: 36)
+    }
+
+    /// Keeps `layout`, evicting the least recently used past the limits; its handle.
+    func insert(_ layout: RetainedLayout) -> String {
+        state.withLock { s in
+            s.next += 1
+            let handle = "\(prefix).\(String(s.next, radix: 36))"
+            s.tick += 1
+            s.entries[handle] = (layout, s.tick)
+            s.bytes += layout.bytes
+            while s.entries.count > max(maxCount, 1) || (s.bytes > maxBytes && s.entries.count > 1),
+                  let oldest = s.entries.min(by: { $0.value.tick < $1.value.tick }), oldest.key != handle {
+                s.entries[oldest.key] = nil
+                s.bytes -= oldest.value.layout.bytes
+                s.evicted += 1
+            }
+            return handle
+        }
+    }
+
+    /// The layout for `handle`, marked as just used; nil when unknown or evicted.
+    func get(_ handle: String) -> RetainedLayout? {
+        state.withLock { s in
+            guard let entry = s.entries[handle] else { return nil }
+            s.tick += 1
+            s.entries[handle] = (entry.layout, s.tick)
+            return entry.layout
+        }
+    }
+
+    /// Replaces the layout behind `handle` (after an update); false when it is gone.
+    func replace(_ handle: String, with layout: RetainedLayout) -> Bool {
+        state.withLock { s in
+            guard let entry = s.entries[handle] else { return false }
+            s.tick += 1
+            s.bytes += layout.bytes - entry.layout.bytes
+            s.entries[handle] = (layout, s.tick)
+            return true
+        }
+    }
+
+    /// Frees `handle`; false when it was not there.
+    func release(_ handle: String) -> Bool {
+        state.withLock { s in
+            guard let entry = s.entries.removeValue(forKey: handle) else { return false }
+            s.bytes -= entry.layout.bytes
+            return true
+        }
+    }
+
+    /// Count, bytes and evictions so far.
+    var counts: (count: Int, bytes: Int, evicted: UInt64) {
+        state.withLock { ($0.entries.count, $0.bytes, $0.evicted) }
+    }
+}
