@@ -178,6 +178,10 @@ public struct LayoutRequest: Sendable {
     public var detail: LayoutDetail
     /// Whether runs and positions are needed (for regions or rects) even without run detail.
     public var keepsGeometry: Bool
+    /// Whether the result should keep what a layout of the edited text can reuse.
+    public var keepsReusable = false
+    /// A previous layout whose unchanged paragraphs may be taken over (see `ReusableLayout`).
+    public var previous: ReusableLayout?
 
     /// The base font (`styles[0].font`).
     public var font: FontDescriptor {
@@ -294,6 +298,10 @@ public struct TextLayout: Sendable {
     /// Per offset (count + 1): `graphemeBoundary` and `clusterBoundary` bits; empty without
     /// geometry.
     var boundaryKinds: [UInt8]
+    /// With `keepsReusable`: what a layout of the edited text can take over.
+    public var reusable: ReusableLayout?
+    /// How many paragraphs were taken over from `previous` rather than laid out.
+    public var reusedParagraphs: Int
 
     static let graphemeBoundary: UInt8 = 1
     static let clusterBoundary: UInt8 = 2

@@ -86,6 +86,11 @@ struct LayoutRun {
     /// Per offset: whether it is a grapheme boundary, a shaping-cluster boundary.
     var boundaryKinds: [UInt8]
     var truncated = false
+    /// Paragraphs kept for reuse, and the previous layout's paragraphs by length / taken.
+    var reusable: [ReusableLayout.Paragraph] = []
+    var previousByLength: [Int: [Int]] = [:]
+    var usedPrevious: Set<Int> = []
+    var reusedParagraphs = 0
     var hiddenRange: Range<Int>?
     var visibleRanges: [Range<Int>] = []
     let wantsRuns: Bool
@@ -101,9 +106,15 @@ struct LayoutRun {
         let geometry = request.keepsGeometry || request.detail >= .runs
         self.finalAdvances = geometry ? [Double](repeating: 0, count: text.count) : []
         self.boundaryKinds = geometry ? [UInt8](repeating: 0, count: text.count + 1) : []
-        if geometry { boundaryKinds[0] = TextLayout.graphemeBoundary | TextLayout.clusterBoundary }
+        if geometry {
+            boundaryKinds[0] = TextLayout.graphemeBoundary | TextLayout.clusterBoundary
+            boundaryKinds[text.count] = TextLayout.graphemeBoundary | TextLayout.clusterBoundary
+        }
         self.boxLeft = request.insets.left
         self.boxRight = request.width.map { $0 - request.insets.right }
+        if let previous = request.previous {
+            for (i, p) in previous.paragraphs.enumerated() { previousByLength[p.text.count, default: []].append(i) }
+        }
     }
 
     mutating func layout() throws -> TextLayout {
@@ -113,6 +124,15 @@ struct LayoutRun {
         let limit = request.truncation.mode == .head ? nil : request.maxLines
         paragraphLoop: for (index, range) in paragraphs.enumerated() {
             if index > 0 { y += style.paragraphSpacingBefore }
+            if let old = reusableParagraph(range, isFirst: index == 0) {
+                if !lines.isEmpty { y += style.lineSpacing }
+                reuse(old, at: range, paragraph: index, top: y)
+                y += old.height
+                if index < paragraphs.count - 1 { y += style.paragraphSpacing }
+                continue
+            }
+            let firstLineOfParagraph = lines.count
+            var paragraphTop: Double?
             let p = try context.shape(text, range)
             var final = p.advances
             let hyphenWidth = p.softHyphenEnds.isEmpty ? 0 : try self.hyphenWidth(p)
@@ -126,6 +146,7 @@ struct LayoutRun {
             var done = false
             while !done {
                 if !lines.isEmpty { y += style.lineSpacing }
+                if paragraphTop == nil { paragraphTop = y }
                 let lead = style.headIndent + (firstLine ? style.firstLineIndent : 0)
                 let slots = slotsForBand(y: &y, height: estimate, lead: lead, rtl: p.isRTL, em: request.styles[0].font.size)
                 var band = 0.0
@@ -161,6 +182,7 @@ struct LayoutRun {
                 y += band
             }
             record(p, final)
+            keepReusable(range, firstLine: firstLineOfParagraph, isFirst: index == 0, top: paragraphTop ?? y)
             if index < paragraphs.count - 1 { y += style.paragraphSpacing }
         }
         if request.truncation.mode == .head, let maxLines = request.maxLines, lines.count > maxLines {
@@ -284,9 +306,12 @@ struct LayoutRun {
             for i in 0..<finalAdvances.count { positions[i + 1] = positions[i] + finalAdvances[i] }
         }
         let bottom = boxes.last.map { $0.y + $0.height } ?? request.insets.top
+        let reuse = request.keepsReusable
+            ? request.reuseKey.map { ReusableLayout(key: $0, paragraphs: reusable) } : nil
         return TextLayout(lines: boxes, width: usedWidth + request.insets.left + request.insets.right,
                           height: bottom + request.insets.bottom, fonts: context.fonts, truncated: truncated,
                           visibleRanges: visibleRanges, hiddenRange: hiddenRange, tokenRect: tokenRect,
-                          positions: positions, boundaryKinds: boundaryKinds)
+                          positions: positions, boundaryKinds: boundaryKinds, reusable: reuse,
+                          reusedParagraphs: reusedParagraphs)
     }
 }

@@ -123,22 +123,30 @@ public final class LayoutService: Sendable {
 
     /// Lays out validated params, keeping what follow-up queries need.
     /// `geometry`: keep positions and runs for queries even when the result needs none.
+    /// `previous`: a retained layout of the text before an edit, whose unchanged paragraphs
+    /// are taken over.
     func perform(_ p: LayoutParams, session: Session, geometry: Bool,
-                 utf16Spans: [(start: Int, end: Int, attributes: SpanAttributes)]? = nil) throws(RPCError) -> RetainedLayout {
+                 utf16Spans: [(start: Int, end: Int, attributes: SpanAttributes)]? = nil,
+                 previous: RetainedLayout? = nil) throws(RPCError) -> RetainedLayout {
         let detail = p.detail.flatMap(LayoutDetail.init(rawValue:)) ?? .lines
         var built = try build(p, session: session, detail: detail, utf16Spans: utf16Spans)
-        if geometry { built.request.keepsGeometry = true }
+        if geometry {
+            built.request.keepsGeometry = true
+            built.request.keepsReusable = true
+        }
+        built.request.previous = previous?.layout.reusable
         let layout: TextLayout
         do { layout = try engine.layout(built.request) } catch { throw Self.rpcError(error) }
         return RetainedLayout(params: p, built: built, layout: layout, detail: detail, encoding: session.offsetEncoding)
     }
 
-    /// The `layout` result of a retained layout, offsets in the session's encoding.
-    func result(_ retained: RetainedLayout, session: Session, handle: String?) -> LayoutResult {
+    /// The `layout` result of a retained layout, offsets in the session's encoding; with
+    /// `lines`, only those lines.
+    func result(_ retained: RetainedLayout, session: Session, handle: String?, lines selected: Range<Int>? = nil) -> LayoutResult {
         let layout = retained.layout
         let detail = retained.detail
         let offsets = retained.mapping(session.offsetEncoding)
-        let lines = layout.lines.map { line in
+        let lines = layout.lines[selected ?? layout.lines.indices].map { line in
             LineResult(start: offsets.convert(line.start), end: offsets.convert(line.end), x: wire(line.x), y: wire(line.y),
                        width: wire(line.width), height: wire(line.height), baseline: wire(line.baseline),
                        ascent: wire(line.ascent), descent: wire(line.descent), hyphenated: line.hyphenated,

@@ -48,7 +48,7 @@ extension LayoutService {
         var p = old.params
         p.text = String(decoding: text, as: UTF16.self)
         p.spans = []
-        let new = try perform(p, session: session, geometry: true, utf16Spans: spans)
+        let new = try perform(p, session: session, geometry: true, utf16Spans: spans, previous: old)
         guard store.replace(handle, with: new) else { throw unknownHandle(handle) }
 
         // Inserted text, widened to whole grapheme clusters.
@@ -60,10 +60,12 @@ extension LayoutService {
             return ["start": .number(Double(mapping.convert(a))), "end": .number(Double(mapping.convert(b)))]
         }
         let diff = lineDiff(old.layout.lines, new.layout.lines, textDelta: text.count - old.text.count)
-        var result = self.result(new, session: session, handle: handle).json
+        let changedOnly = try reader.choice("result", ["full", "changed"]) == "changed"
+        var result = self.result(new, session: session, handle: handle, lines: changedOnly ? diff.first..<(diff.first + diff.added) : nil).json
         if case .object(var members) = result {
             members.append(("diff", ["firstLine": .number(Double(diff.first)), "removed": .number(Double(diff.removed)),
-                                     "added": .number(Double(diff.added)), "inserted": .array(ranges)]))
+                                     "added": .number(Double(diff.added)), "inserted": .array(ranges),
+                                     "reusedParagraphs": .number(Double(new.layout.reusedParagraphs))]))
             result = .object(members)
         }
         return result

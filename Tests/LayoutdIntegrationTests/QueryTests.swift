@@ -160,6 +160,32 @@ import Testing
         }
     }
 
+    @Test func streamingReTypesetsOnlyTheLastParagraph() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let corpus = try loadCorpus()
+        var text = corpus.prefix(50).map(\.text).joined(separator: "\n")
+        let (handle, first) = try retain(client, [("text", .string(text)), ("width", 360)])
+        var lineCount = first.lines.count
+        for chunk in ["Streaming ", "text arrives ", "a few words ", "at a time."] {
+            let end = text.utf16.count
+            let reply = try client.result("update", ["handle": .string(handle), "result": "changed",
+                                                     "edits": [["start": .number(Double(end)), "end": .number(Double(end)), "text": .string(chunk)]]])
+            text += chunk
+            let diff = try #require(reply["diff"])
+            #expect(diff["reusedParagraphs"] == 49, "only the last paragraph is laid out again")
+            let firstLine = try #require(diff["firstLine"]?.intValue)
+            #expect(firstLine >= lineCount - 1, "the change starts on the last line or after")
+            let changed = try #require(reply["lines"]?.arrayValue)
+            #expect(changed.count == diff["added"]?.intValue, "result: changed returns the changed lines only")
+            let fresh = try #require(LayoutResult(json: client.result("layout", ["text": .string(text), "width": 360])))
+            lineCount = fresh.lines.count
+            #expect(changed.compactMap(LineResult.init(json:)) == Array(fresh.lines[firstLine...]), "they are the fresh layout's lines")
+            #expect(reply["size"] == ["width": .number(fresh.width), "height": .number(fresh.height)])
+        }
+    }
+
     @Test func updateCarriesSpansThroughEdits() throws {
         let daemon = try Daemon()
         defer { daemon.stop() }
