@@ -103,9 +103,11 @@ extension LayoutRun {
             lineParagraph.append(index)
             reserved.append(old.reserved[k])
         }
-        if !finalAdvances.isEmpty {
-            for (i, a) in old.advances.enumerated() { finalAdvances[range.start + i] = a }
-            for (i, b) in old.boundaryKinds.enumerated() { boundaryKinds[range.start + i] |= b }
+        if !finalAdvances.isEmpty, !old.advances.isEmpty {
+            finalAdvances.replaceSubrange(range.start..<(range.start + old.advances.count), with: old.advances)
+            let atStart = boundaryKinds[range.start]
+            boundaryKinds.replaceSubrange(range.start..<(range.start + old.boundaryKinds.count), with: old.boundaryKinds)
+            boundaryKinds[range.start] |= atStart
         }
         reusable.append(old)
         reusedParagraphs += 1

@@ -127,9 +127,9 @@ public final class LayoutService: Sendable {
     /// are taken over.
     func perform(_ p: LayoutParams, session: Session, geometry: Bool,
                  utf16Spans: [(start: Int, end: Int, attributes: SpanAttributes)]? = nil,
-                 previous: RetainedLayout? = nil) throws(RPCError) -> RetainedLayout {
+                 utf16Text: [UInt16]? = nil, previous: RetainedLayout? = nil) throws(RPCError) -> RetainedLayout {
         let detail = p.detail.flatMap(LayoutDetail.init(rawValue:)) ?? .lines
-        var built = try build(p, session: session, detail: detail, utf16Spans: utf16Spans)
+        var built = try build(p, session: session, detail: detail, utf16Spans: utf16Spans, utf16Text: utf16Text)
         if geometry {
             built.request.keepsGeometry = true
             built.request.keepsReusable = true

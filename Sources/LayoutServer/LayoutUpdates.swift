@@ -45,10 +45,11 @@ extension LayoutService {
             inserted = inserted.map { moved($0.lowerBound, isEnd: false)..<moved($0.upperBound, isEnd: true) }
             if !insertion.isEmpty { inserted.append(start..<(start + insertion.count)) }
         }
+        // The text and spans go on in UTF-16; the params keep everything else.
         var p = old.params
-        p.text = String(decoding: text, as: UTF16.self)
+        p.text = ""
         p.spans = []
-        let new = try perform(p, session: session, geometry: true, utf16Spans: spans, previous: old)
+        let new = try perform(p, session: session, geometry: true, utf16Spans: spans, utf16Text: text, previous: old)
         guard store.replace(handle, with: new) else { throw unknownHandle(handle) }
 
         // Inserted text, widened to whole grapheme clusters.

@@ -20,9 +20,12 @@ extension LayoutService {
     /// Builds the engine request for validated params. Fails with -32602 naming the field
     /// for span offsets past the end of the text or text over the length limit.
     /// `utf16Spans`, when given, replaces `p.spans`: spans already in UTF-16 (after edits).
+    /// `utf16Text`, when given, replaces `p.text` (the text after edits, already in UTF-16).
     func build(_ p: LayoutParams, session: Session, detail: LayoutDetail,
-               utf16Spans: [(start: Int, end: Int, attributes: SpanAttributes)]? = nil) throws(RPCError) -> BuiltRequest {
-        let text = try utf16(p.text)
+               utf16Spans: [(start: Int, end: Int, attributes: SpanAttributes)]? = nil,
+               utf16Text: [UInt16]? = nil) throws(RPCError) -> BuiltRequest {
+        let text: [UInt16]
+        if let utf16Text { text = utf16Text } else { text = try utf16(p.text) }
         let mapping = OffsetMapping(text: text, encoding: session.offsetEncoding.engineEncoding)
         let scale = p.scale
         let baseFont = FontDescriptor(
