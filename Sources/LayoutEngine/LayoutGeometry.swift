@@ -60,6 +60,7 @@ extension TextLayout {
         offset >= 0 && offset < boundaryKinds.count && boundaryKinds[offset] & Self.graphemeBoundary != 0
     }
 
+
     /// The x of grapheme boundary `offset` within `run` (run.start ≤ offset ≤ run.end). Inside
     /// a shaping cluster (a ligature), carets are spread evenly across its graphemes.
     func x(of offset: Int, in run: LineRun) -> Double {
@@ -113,25 +114,50 @@ extension TextLayout {
         let inside = x >= first.x && x < last.x + last.width && y >= line.y && y < line.y + line.height
         let px = min(max(x, first.x), last.x + last.width)
         let run = runs.first { px < $0.x + $0.width } ?? last
-        // The grapheme of the run under px.
-        var g0 = run.start
-        var g = run.start + 1
-        var result: (index: Int, character: Int)?
-        while g <= run.end {
-            guard isGraphemeBoundary(g) || g == run.end else { g += 1; continue }
-            let a = self.x(of: g0, in: run), b = self.x(of: g, in: run)
-            if px >= min(a, b) - 1e-9 && px <= max(a, b) + 1e-9 {
-                let nearStart = abs(px - a) <= abs(px - b)
-                result = (nearStart ? g0 : g, g0)
-                break
-            }
-            g0 = g
-            g += 1
-        }
-        let hit = result ?? (run.isRTL ? (run.start, run.start) : (run.end, max(run.start, run.end - 1)))
+        let hit = hitInRun(run, px) ?? (run.isRTL ? (run.start, run.start) : (run.end, max(run.start, run.end - 1)))
         let affinity: CaretAffinity = hit.index == line.end && best < lines.count - 1 && hit.index > line.start ? .upstream : .downstream
         return HitTestResult(index: hit.index, character: inside ? hit.character : nil, line: best, affinity: affinity)
     }
+
+    /// The caret offset and grapheme under `px` in `run`. As Pango does: the shaping cluster
+    /// under the point shares its width evenly among its characters; the character under the
+    /// point and the side of it give a position in its grapheme, and the caret goes to the
+    /// grapheme's end only past its middle character (`pango_layout_line_x_to_index`).
+    func hitInRun(_ run: LineRun, _ px: Double) -> (index: Int, character: Int)? {
+        var cs = run.start
+        while cs < run.end {
+            var ce = cs + 1
+            while ce < run.end, boundaryKinds[ce] & Self.clusterBoundary == 0 { ce += 1 }
+            let d0 = positions[cs] - positions[run.start], d1 = positions[ce] - positions[run.start]
+            let a = run.isRTL ? run.x + run.width - d0 : run.x + d0
+            let b = run.isRTL ? run.x + run.width - d1 : run.x + d1
+            if abs(b - a) > 1e-12, px >= min(a, b) - 1e-9, px <= max(a, b) + 1e-9 {
+                // The characters (code points) of the cluster, and the one under the point.
+                var starts: [Int] = []
+                for u in cs..<ce where !isLowSurrogateStart(u) { starts.append(u) }
+                let fraction = min(max(abs(px - a) / abs(b - a), 0), 1) * Double(starts.count)
+                let k = min(Int(fraction), starts.count - 1)
+                let charTrailing = fraction - Double(k) >= 0.5
+                let unit = starts[k]
+                var gs = unit
+                while gs > run.start, !isGraphemeBoundary(gs) { gs -= 1 }
+                var ge = unit + 1
+                while ge < run.end, !isGraphemeBoundary(ge) { ge += 1 }
+                var before = 0, total = 0
+                for u in gs..<ge where !isLowSurrogateStart(u) {
+                    total += 1
+                    if u < unit { before += 1 }
+                }
+                let leading = before + (charTrailing ? 1 : 0) <= total / 2
+                return (leading ? gs : ge, gs)
+            }
+            cs = ce
+        }
+        return nil
+    }
+
+    /// Whether no character starts at UTF-16 offset `u` (the second half of a surrogate pair).
+    private func isLowSurrogateStart(_ u: Int) -> Bool { boundaryKinds[u] & Self.characterStart == 0 }
 
     /// The caret at offset `index` (a grapheme boundary): its x, the line's y and height; at
     /// a boundary between runs of different directions, the strong caret (the run in the

@@ -295,8 +295,8 @@ public struct TextLayout: Sendable {
     /// `positions[i]`: the sum of the final advances (after tabs, justification and letter
     /// spacing) of units `0..<i` of the text, for geometry queries; empty without geometry.
     var positions: [Double]
-    /// Per offset (count + 1): `graphemeBoundary` and `clusterBoundary` bits; empty without
-    /// geometry.
+    /// Per offset (count + 1): `graphemeBoundary`, `clusterBoundary` and `characterStart`
+    /// bits; empty without geometry.
     var boundaryKinds: [UInt8]
     /// With `keepsReusable`: what a layout of the edited text can take over.
     public var reusable: ReusableLayout?
@@ -305,4 +305,6 @@ public struct TextLayout: Sendable {
 
     static let graphemeBoundary: UInt8 = 1
     static let clusterBoundary: UInt8 = 2
+    /// A character (code point) starts here: not the second half of a surrogate pair.
+    static let characterStart: UInt8 = 4
 }

@@ -206,13 +206,18 @@ struct LayoutRun {
         guard !finalAdvances.isEmpty else { return }
         for i in 0..<final.count { finalAdvances[p.range.start + i] = final[i] }
         // Grapheme and shaping-cluster boundaries, for carets and hit-testing.
+        for i in 0..<p.count where !(i > 0 && p.text[i] & 0xFC00 == 0xDC00 && p.text[i - 1] & 0xFC00 == 0xD800) {
+            boundaryKinds[p.range.start + i] |= TextLayout.characterStart
+        }
+        for i in p.range.contentEnd..<p.range.end { boundaryKinds[i] |= TextLayout.characterStart }
         for g in p.graphemes { boundaryKinds[p.range.start + Int(g)] |= TextLayout.graphemeBoundary }
         for run in p.runs {
             boundaryKinds[p.range.start + run.start] |= TextLayout.clusterBoundary
             for glyph in run.glyphs { boundaryKinds[p.range.start + Int(glyph.cluster)] |= TextLayout.clusterBoundary }
         }
-        boundaryKinds[p.range.contentEnd] |= TextLayout.graphemeBoundary | TextLayout.clusterBoundary
-        boundaryKinds[p.range.end] |= TextLayout.graphemeBoundary | TextLayout.clusterBoundary
+        let all = TextLayout.graphemeBoundary | TextLayout.clusterBoundary
+        boundaryKinds[p.range.contentEnd] |= all
+        boundaryKinds[p.range.end] |= all
     }
 
     /// The width of the hyphen a soft hyphen shows, in the style at the paragraph's start.
