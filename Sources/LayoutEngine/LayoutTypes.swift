@@ -89,11 +89,27 @@ public struct SpanStyle: Hashable, Sendable {
     public var font: FontDescriptor
     public var letterSpacing: Double
     public var baselineOffset: Double
+    /// With an attachment, each style run of this style lays out as one inline object of
+    /// that size on the baseline (as a CoreText run delegate), not as its text.
+    public var attachment: Attachment?
 
-    public init(font: FontDescriptor = FontDescriptor(), letterSpacing: Double = 0, baselineOffset: Double = 0) {
+    public init(font: FontDescriptor = FontDescriptor(), letterSpacing: Double = 0, baselineOffset: Double = 0,
+                attachment: Attachment? = nil) {
         self.font = font
         self.letterSpacing = letterSpacing
         self.baselineOffset = baselineOffset
+        self.attachment = attachment
+    }
+}
+
+/// An inline object's size: its advance, and how far it reaches above and below the baseline.
+public struct Attachment: Hashable, Sendable {
+    public var width: Double
+    public var ascent: Double
+    public var descent: Double
+
+    public init(width: Double, ascent: Double, descent: Double) {
+        self.width = width; self.ascent = ascent; self.descent = descent
     }
 }
 

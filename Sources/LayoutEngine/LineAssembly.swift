@@ -89,9 +89,7 @@ extension ParagraphContext {
         var metrics = LineMetrics.zero
         var touched = false
         for run in p.runs(overlapping: ls, le) {
-            let m = run.face.metrics(size: run.style.font.size)
-            metrics.formUnion(LineMetrics(ascent: max(0, m.ascent + run.style.baselineOffset),
-                                          descent: max(0, m.descent - run.style.baselineOffset), lineGap: m.lineGap))
+            metrics.formUnion(run.metrics)
             touched = true
         }
         if !touched {
@@ -182,7 +180,7 @@ extension ParagraphContext {
                 let font = fontNumber(shaped.face, style: shaped.style)
                 let start = base + piece.start, end = base + piece.end
                 if var last = result.last, last.font == font, last.level == visual.level, last.style == styleIndex,
-                   !last.isToken, visual.isRTL ? last.start == end : last.end == start {
+                   !last.isToken, shaped.style.attachment == nil, visual.isRTL ? last.start == end : last.end == start {
                     // Same font, style and direction as the run before (only the script
                     // changed): one run for the client.
                     last.start = min(last.start, start)

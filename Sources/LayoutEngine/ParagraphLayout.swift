@@ -107,9 +107,12 @@ struct ParagraphContext {
                                    softHyphenEnds: [], endsWithHardBreak: false)
         }
 
+        // Inline objects (attachment styles): each style run of one is a single cluster.
+        let objects = attachmentRanges(range)
         // Clusters, their scripts, styles and fonts; runs of equal (face, script, level,
         // shaping style), shaped.
-        let graphemes = try engine.breakIterators.boundaries(.grapheme, of: text, locale: "").offsets
+        var graphemes = try engine.breakIterators.boundaries(.grapheme, of: text, locale: "").offsets
+        if !objects.isEmpty { graphemes = removingInside(objects, graphemes) }
         let scripts = resolveClusterScripts(text: text, clusterStarts: graphemes)
         var runs: [ShapedRun] = []
         var advances = [Double](repeating: 0, count: n)
@@ -133,6 +136,16 @@ struct ParagraphContext {
                                          font: request.styles[styleIndex].font)
             let key = RunKey(face: face, script: scripts[c], level: bidi.levels[start], shaping: shapingID[styleIndex],
                              styleIndex: styleIndex)
+            if let attachment = request.styles[styleIndex].attachment {
+                // An inline object: no glyphs, its width as its one cluster's advance.
+                if let current = runKey { shapeRun(text, runStart, start, current, &runs, &advances) }
+                advances[start] = attachment.width
+                runs.append(ShapedRun(start: start, end: end, face: face, script: key.script, level: key.level,
+                                      style: request.styles[styleIndex], glyphs: []))
+                runKey = nil
+                runStart = end
+                continue
+            }
             if end - start > maxShapedClusterLength {
                 // A pathological cluster (a base with thousands of marks): shaping it whole
                 // costs the shaper quadratic time finding each mark's base, so it is shaped
@@ -158,7 +171,7 @@ struct ParagraphContext {
         if let current = runKey { shapeRun(text, runStart, n, current, &runs, &advances) }
 
         // Letter spacing: after each cluster of a spaced style.
-        for run in runs where run.style.letterSpacing != 0 {
+        for run in runs where run.style.letterSpacing != 0 && run.style.attachment == nil {
             var c = graphemes.partitionPoint { Int($0) < run.start }
             while c < graphemes.count - 1, Int(graphemes[c]) < run.end {
                 advances[Int(graphemes[c])] += run.style.letterSpacing
@@ -173,10 +186,38 @@ struct ParagraphContext {
         }
         var prefix = [Double](repeating: 0, count: n + 1)
         for i in 0..<n { prefix[i + 1] = prefix[i] + advances[i] }
+        var breaks = try breakOpportunities(text, graphemes: graphemes)
+        if !objects.isEmpty {
+            let kept = breaks.offsets.indices.filter { i in !objects.contains { $0.lowerBound < Int(breaks.offsets[i]) && Int(breaks.offsets[i]) < $0.upperBound } }
+            breaks = Boundaries(offsets: kept.map { breaks.offsets[$0] }, mandatory: kept.map { breaks.mandatory[$0] })
+        }
         return ShapedParagraph(range: range, text: text, bidi: bidi, graphemes: graphemes, runs: runs, advances: advances,
-                               prefix: prefix, breaks: try breakOpportunities(text, graphemes: graphemes),
+                               prefix: prefix, breaks: breaks,
                                hangStart: hangingSpaceStarts(text), tabs: tabs, softHyphenEnds: softHyphens,
                                endsWithHardBreak: isHardBreak(text[n - 1]))
+    }
+
+    /// The inline objects of a paragraph: each style run with an attachment style, relative.
+    func attachmentRanges(_ range: ParagraphRange) -> [Range<Int>] {
+        guard request.styles.contains(where: { $0.attachment != nil }) else { return [] }
+        var result: [Range<Int>] = []
+        let runs = request.styleRuns
+        var i = max(0, runs.partitionPoint { $0.start <= range.start } - 1)
+        while i < runs.count, runs[i].start < range.contentEnd {
+            let style = min(max(runs[i].style, 0), request.styles.count - 1)
+            let end = i + 1 < runs.count ? runs[i + 1].start : range.contentEnd
+            if request.styles[style].attachment != nil {
+                let a = max(runs[i].start, range.start) - range.start, b = min(end, range.contentEnd) - range.start
+                if b > a { result.append(a..<b) }
+            }
+            i += 1
+        }
+        return result
+    }
+
+    /// `boundaries` without those strictly inside `objects`.
+    func removingInside(_ objects: [Range<Int>], _ boundaries: [Int32]) -> [Int32] {
+        boundaries.filter { b in !objects.contains { $0.lowerBound < Int(b) && Int(b) < $0.upperBound } }
     }
 
     /// Where lines may break, by the wrap mode: ICU's opportunities (`word`), every grapheme

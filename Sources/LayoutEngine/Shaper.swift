@@ -19,9 +19,17 @@ struct ShapedRun {
     var face: FontFace
     var script: Script
     var level: UInt8
-    /// The shaping style: font (with its size), letter spacing, baseline offset.
+    /// The shaping style: font (with its size), letter spacing, baseline offset, attachment.
     var style: SpanStyle
     var glyphs: [ShapedGlyph]
+
+    /// Ascent, descent and line gap the run adds to its line, at its baseline offset.
+    var metrics: LineMetrics {
+        let m = style.attachment.map { LineMetrics(ascent: $0.ascent, descent: $0.descent, lineGap: 0) }
+            ?? face.metrics(size: style.font.size)
+        return LineMetrics(ascent: max(0, m.ascent + style.baselineOffset),
+                           descent: max(0, m.descent - style.baselineOffset), lineGap: m.lineGap)
+    }
 }
 
 /// A HarfBuzz buffer reused for every run of one request; owns it, destroys it in `deinit`.

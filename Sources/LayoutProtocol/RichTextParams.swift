@@ -54,6 +54,8 @@ public struct SpanAttributes: Sendable, Equatable {
     public var letterSpacing: Double?
     public var link: String?
     public var data: JSONValue?
+    /// An inline object standing for the span's text: `{width, ascent, descent, value?}`.
+    public var attachment: AttachmentSpec?
 
     public init() {}
 
@@ -75,6 +77,16 @@ public struct SpanAttributes: Sendable, Equatable {
         letterSpacing = try reader.number("letterSpacing", in: range, what: "a number of points")
         link = try reader.string("link", maxLength: 1 << 16)
         data = reader.member("data")
+        if let a = try reader.object("attachment") {
+            let what = "a number of points from 0 to 100000"
+            guard let width = try a.number("width", in: 0...SpanAttributes.maxLength, what: what) else {
+                throw .invalidParams(field: a.field("width"), "is required")
+            }
+            attachment = AttachmentSpec(width: width,
+                                        ascent: try a.number("ascent", in: 0...SpanAttributes.maxLength, what: what) ?? 0,
+                                        descent: try a.number("descent", in: 0...SpanAttributes.maxLength, what: what) ?? 0,
+                                        value: a.member("value"))
+        }
     }
 
     /// These attributes over `base`: every member set here wins.
@@ -98,6 +110,7 @@ public struct SpanAttributes: Sendable, Equatable {
         if let letterSpacing { result.letterSpacing = letterSpacing }
         if let link { result.link = link }
         if let data { result.data = data }
+        if let attachment { result.attachment = attachment }
         return result
     }
 
@@ -113,6 +126,21 @@ public struct SpanAttributes: Sendable, Equatable {
         if let letterSpacing { members.append(("letterSpacing", .number(letterSpacing))) }
         if let link { members.append(("link", .string(link))) }
         if let data { members.append(("data", data)) }
+        if let attachment { members.append(("attachment", attachment.json)) }
+        return .object(members)
+    }
+}
+
+/// An inline object's size in points and what it stands for (an image URL, an id).
+public struct AttachmentSpec: Sendable, Equatable {
+    public var width: Double
+    public var ascent: Double
+    public var descent: Double
+    public var value: JSONValue?
+
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = [("width", .number(width)), ("ascent", .number(ascent)), ("descent", .number(descent))]
+        if let value { members.append(("value", value)) }
         return .object(members)
     }
 }

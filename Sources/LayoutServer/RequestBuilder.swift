@@ -93,7 +93,10 @@ extension LayoutService {
                 for i in active.sorted() { composed = spans[i].attributes.applied(over: composed) }
                 let style = styleNumber(composed)
                 if styleRuns.last?.start == offset { styleRuns.removeLast() }
-                if styleRuns.last?.style != style { styleRuns.append(StyleRun(start: offset, style: style)) }
+                // Each attachment is its own object: never merged with a neighbour of its style.
+                if styleRuns.last?.style != style || composed.attachment != nil {
+                    styleRuns.append(StyleRun(start: offset, style: style))
+                }
             }
         }
         let truncation = p.paragraph.truncation
@@ -113,6 +116,9 @@ extension LayoutService {
         for span in spans {
             if let link = span.attributes.link { regionSpans.append(("link", span.start, span.end, .string(link))) }
             if let data = span.attributes.data { regionSpans.append(("data", span.start, span.end, data)) }
+            if let attachment = span.attributes.attachment {
+                regionSpans.append(("attachment", span.start, span.end, attachment.value ?? .null))
+            }
         }
         request.keepsGeometry = detail != .lines || !regionSpans.isEmpty || request.maxLines != nil
         return BuiltRequest(request: request, mapping: mapping, styles: styles, regionSpans: regionSpans,
@@ -132,7 +138,9 @@ extension LayoutService {
             if !f.variations.isEmpty { font.variations = f.variations.map { FontVariation(tag: $0.tag, value: $0.value) } }
         }
         return SpanStyle(font: font, letterSpacing: (a.letterSpacing ?? 0) * scale,
-                         baselineOffset: (a.baselineOffset ?? 0) * scale)
+                         baselineOffset: (a.baselineOffset ?? 0) * scale,
+                         attachment: a.attachment.map { Attachment(width: $0.width * scale, ascent: $0.ascent * scale,
+                                                                   descent: $0.descent * scale) })
     }
 
     /// The engine's paragraph style, lengths scaled.

@@ -31,8 +31,23 @@ final class RetainedLayout: Sendable {
         self.detail = detail
         var regions: [Region] = []
         for span in built.regionSpans {
-            let rects = layout.rects(span.start, span.end)
-            if !rects.isEmpty { regions.append(Region(kind: span.kind, start: span.start, end: span.end, value: span.value, rects: rects)) }
+            var rects = layout.rects(span.start, span.end)
+            if span.kind == "attachment" {
+                // The object's own box: its width, from its ascent above the baseline to its
+                // descent below.
+                let style = built.request.styles[built.request.styleRuns.last { $0.start <= span.start }?.style ?? 0]
+                if let object = style.attachment {
+                    rects = rects.map { rect in
+                        let line = layout.lines.first { abs($0.y - rect.y) < 1e-9 }
+                        let baseline = (line?.baseline ?? rect.maxY) - style.baselineOffset
+                        return Rect(x: rect.x, y: baseline - object.ascent, width: rect.width, height: object.ascent + object.descent)
+                    }
+                }
+            }
+            if !rects.isEmpty {
+                let value: JSONValue? = span.kind == "attachment" && span.value.isNull ? .none : .some(span.value)
+                regions.append(Region(kind: span.kind, start: span.start, end: span.end, value: value, rects: rects))
+            }
         }
         if let hidden = layout.hiddenRange, let rect = layout.tokenRect {
             regions.append(Region(kind: "truncation", start: hidden.lowerBound, end: hidden.upperBound,

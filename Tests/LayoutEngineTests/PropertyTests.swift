@@ -46,11 +46,13 @@ import Glibc
             request.keepsGeometry = g.chance(50)
             request.styles.append(SpanStyle(font: FontDescriptor(family: "DejaVu Sans", size: g.double(8...24), weight: 700),
                                             letterSpacing: g.double(-1...3), baselineOffset: g.double(-4...4)))
+            request.styles.append(SpanStyle(font: FontDescriptor(family: "Noto Sans", size: 12), baselineOffset: g.double(-3...3),
+                                            attachment: Attachment(width: g.double(0...120), ascent: g.double(0...30), descent: g.double(0...8))))
             if !text.isEmpty, g.chance(60) {
                 var starts = Set<Int>()
                 for _ in 0..<g.int(1...5) { starts.insert(g.int(0...text.count)) }
                 request.styleRuns = [StyleRun(start: 0, style: 0)] + starts.sorted().filter { $0 > 0 }.enumerated().map {
-                    StyleRun(start: $0.element, style: $0.offset % 2 == 0 ? 1 : 0)
+                    StyleRun(start: $0.element, style: [1, 0, 2][$0.offset % 3])
                 }
             }
             var paragraph = ParagraphStyle()

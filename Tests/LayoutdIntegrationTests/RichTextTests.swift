@@ -296,3 +296,47 @@ import Testing
         #expect(try client.result("ping")["pong"] == true)
     }
 }
+
+/// Inline attachments (run delegates) through the socket.
+@Suite(.serialized) struct AttachmentTests {
+    @Test func attachmentsAreObjectsOnTheBaseline() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let text = "Nice :party: work \u{FFFC}\u{FFFC} done"
+        let object: JSONValue = ["width": 40, "ascent": 30, "descent": 2]
+        let raw = try client.result("layout", [
+            "text": .string(text), "detail": "runs",
+            "spans": [["start": 5, "end": 12, "attachment": ["width": 20, "ascent": 18, "descent": 4, "value": "party.png"]],
+                      ["start": 18, "end": 19, "attachment": object], ["start": 19, "end": 20, "attachment": object]]])
+        let r = try #require(LayoutResult(json: raw))
+        let line = r.lines[0]
+        let runs = try #require(line.runs)
+        // The shortcode is one object 20 wide; two neighbouring objects of one style stay two.
+        let shortcode = try #require(runs.first { $0.start == 5 })
+        #expect(shortcode.end == 12 && shortcode.width == 20 && shortcode.glyphs == nil)
+        #expect(runs.filter { $0.width == 40 }.count == 2)
+        // The tallest object sets the line's ascent.
+        #expect(line.ascent == 30)
+        let regions = r.regions.filter { $0.kind == "attachment" }
+        #expect(regions.count == 3)
+        let party = try #require(regions.first)
+        #expect(party.value == "party.png")
+        let box = party.rects[0]
+        #expect(box.width == 20 && box.height == 22 && abs(box.y - (line.baseline - 18)) < 0.01, "the object's own box")
+        #expect(regions[1].value == nil)
+        // The object is one cluster: a point on it hits its start or end, no caret inside it.
+        let spans: JSONValue = [["start": 5, "end": 12, "attachment": ["width": 20, "ascent": 18, "descent": 4]]]
+        let left = try client.result("hitTest", ["text": .string(text), "spans": spans, "x": .number(shortcode.x + 4), "y": 5])
+        let right = try client.result("hitTest", ["text": .string(text), "spans": spans, "x": .number(shortcode.x + 16), "y": 5])
+        #expect(left["index"] == 5 && right["index"] == 12 && left["character"] == 5)
+        let inside = try client.result("caret", ["text": .string(text), "spans": spans, "index": 8])
+        #expect(inside["x"]?.doubleValue == shortcode.x, "a caret inside the object goes to its start")
+        let narrow = try #require(LayoutResult(json: client.result("layout", [
+            "text": "ab:wide-object:cd", "width": 30,
+            "spans": [["start": 2, "end": 15, "attachment": ["width": 100, "ascent": 10, "descent": 2]]]])))
+        #expect(narrow.lines.contains { $0.start == 2 && $0.end == 15 }, "an object wider than the line stands alone, whole")
+        let bad = try client.call("layout", ["text": "x", "spans": [["start": 0, "end": 1, "attachment": ["ascent": 3]]]])
+        #expect(bad["error"]?["data"]?["field"] == "spans[0].attachment.width")
+    }
+}
