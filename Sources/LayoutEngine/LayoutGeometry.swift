@@ -13,7 +13,7 @@ extension TextLayout {
             var lineRects: [Rect] = []
             for run in line.runs where !run.isToken && run.start < end && run.end > start {
                 let a = max(run.start, start), b = min(run.end, end)
-                let width = positions[b] - positions[a]
+                let width = max(0, positions[b] - positions[a])
                 let x = run.isRTL ? run.x + (positions[run.end] - positions[b]) : run.x + (positions[a] - positions[run.start])
                 if let last = lineRects.last, abs(last.maxX - x) < 1e-6 {
                     lineRects[lineRects.count - 1].width += width

@@ -82,8 +82,9 @@ struct LineFiller {
                     break
                 }
             }
-            if cut >= end {
+            if cut >= end || cut <= start {
                 // One cluster wider than the line: it stands alone, with its hanging space.
+                // (Also when no cluster boundary lies before the break: never stand still.)
                 k += 1
                 return b
             }

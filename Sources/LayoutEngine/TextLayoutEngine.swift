@@ -152,11 +152,12 @@ struct LayoutRun {
                 var band = 0.0
                 for slot in slots {
                     let tabOrigin = p.isRTL ? (boxRight.map { $0 - (slot.x + (slot.width ?? 0)) } ?? lead) : slot.x - boxLeft
-                    let end: Int
+                    var end: Int
                     if start < p.count {
                         end = filler.nextLine(from: start, maxWidth: style.wrap == .none ? nil : slot.width) { s, e in
                             context.lineWidth(p, prefix: p.prefix, s, e, tabOrigin: tabOrigin, hyphenWidth: hyphenWidth)
                         }
+                        if end <= start { end = p.count }   // defensive: a line always moves on
                     } else {
                         end = start
                         trailingEmptyLine = false
