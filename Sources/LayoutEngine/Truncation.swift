@@ -63,6 +63,20 @@ extension LayoutRun {
         context.lineWidth(p, prefix: p.prefix, s, e, tabOrigin: tabOrigin, hyphenWidth: 0)
     }
 
+    /// The last grapheme boundary `c` of `p` in `ls...limit` whose text `ls..<c` is at most
+    /// `width` wide (`ls` when none is).
+    func lastFit(_ p: ShapedParagraph, from ls: Int, upTo limit: Int, tabOrigin: Double, width: Double) -> Int {
+        var cut = ls
+        var g = p.graphemes.partitionPoint { Int($0) <= ls }
+        while g < p.graphemes.count, Int(p.graphemes[g]) <= limit {
+            let c = Int(p.graphemes[g])
+            if contentWidth(p, ls, c, tabOrigin: tabOrigin) > width + 1e-6 { break }
+            cut = c
+            g += 1
+        }
+        return cut
+    }
+
     /// The last line reached `maxLines` with text left: cut it (clip), or end it with the
     /// token (tail), or join its start and the text's end around the token (middle).
     mutating func truncate(_ p: ShapedParagraph, final: inout [Double], paragraphs: [ParagraphRange],
@@ -95,16 +109,8 @@ extension LayoutRun {
         case .tail:
             let token = try layOutToken()
             let available = line.slot.width ?? .infinity
-            var cut = ls
-            if token.width < available {
-                var g = p.graphemes.partitionPoint { Int($0) <= ls }
-                while g < p.graphemes.count, Int(p.graphemes[g]) <= le {
-                    let c = Int(p.graphemes[g])
-                    if contentWidth(p, ls, c, tabOrigin: line.tabOrigin) + token.width > available + 1e-6 { break }
-                    cut = c
-                    g += 1
-                }
-            }
+            let cut = token.width < available
+                ? lastFit(p, from: ls, upTo: le, tabOrigin: line.tabOrigin, width: available - token.width) : ls
             let visibleCut = max(ls, Int(p.hangStart[cut]))
             var rebuilt = try context.assembleLine(p, ls, visibleCut, slot: line.slot, tabOrigin: line.tabOrigin,
                                                    isLastOfParagraph: true, y: line.box.y, final: &final,
@@ -137,27 +143,19 @@ extension LayoutRun {
             // Within one paragraph, the end part never reaches back before the line.
             if q.range == p.range, c2 < ls { c2 = ls }
             let endWidth = contentWidth(q, c2, q.count, tabOrigin: 0)
-            var cut = ls
-            var h = p.graphemes.partitionPoint { Int($0) <= ls }
             let startLimit = lastRange == p.range ? min(le, c2) : le
-            while h < p.graphemes.count, Int(p.graphemes[h]) <= startLimit {
-                let c = Int(p.graphemes[h])
-                if contentWidth(p, ls, c, tabOrigin: line.tabOrigin) > room - endWidth + 1e-6 { break }
-                cut = c
-                h += 1
-            }
+            let cut = lastFit(p, from: ls, upTo: startLimit, tabOrigin: line.tabOrigin, width: room - endWidth)
             let visibleCut = max(ls, Int(p.hangStart[cut]))
             var startPart = try context.assembleLine(p, ls, visibleCut, slot: line.slot, tabOrigin: line.tabOrigin,
                                                      isLastOfParagraph: true, y: line.box.y, final: &final,
                                                      hyphenWidth: 0, wantsRuns: true)
-            var endPart = try context.assembleLine(q, c2, q.count, slot: line.slot, tabOrigin: 0,
+            let endPart = try context.assembleLine(q, c2, q.count, slot: line.slot, tabOrigin: 0,
                                                    isLastOfParagraph: true, y: line.box.y, final: &qFinal,
                                                    hyphenWidth: 0, wantsRuns: true)
             if q.range != p.range { record(q, qFinal) }
             let startWidth = startPart.box.width
             let endRuns = endPart.box.runs
             if p.isRTL {
-                shift(&endPart, by: 0)
                 shift(&startPart, by: endWidth + token.width)
                 place(token, at: endWidth, offset: base + visibleCut, in: &startPart)
                 startPart.box.runs += endRuns

@@ -5,7 +5,6 @@ import LayoutProtocol
 /// Used by one thread at a time (the connection's).
 public final class Session {
     public var offsetEncoding: OffsetEncoding = .utf16
-    public var initialized = false
     public init() {}
 }
 
@@ -104,7 +103,6 @@ public final class LayoutService: Sendable {
             chosen = first
         }
         session.offsetEncoding = chosen
-        session.initialized = true
         return [
             "protocolVersion": .number(Double(Self.protocolVersion)),
             "offsetEncoding": .string(chosen.rawValue),

@@ -176,15 +176,3 @@ extension OffsetEncoding {
         }
     }
 }
-
-extension Array where Element == Int {
-    /// The first index whose element is not `belongsBefore` (the elements must be partitioned).
-    func partitionPoint(_ belongsBefore: (Int) -> Bool) -> Int {
-        var lo = 0, hi = count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if belongsBefore(self[mid]) { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
-    }
-}
