@@ -135,6 +135,7 @@ public final class LayoutService: Sendable {
         built.request.previous = previous?.layout.reusable
         let layout: TextLayout
         do { layout = try engine.layout(built.request) } catch { throw Self.rpcError(error) }
+        built.request.previous = nil   // taken over; keeping it would keep the layout before too
         return RetainedLayout(params: p, built: built, layout: layout, detail: detail, encoding: session.offsetEncoding)
     }
 

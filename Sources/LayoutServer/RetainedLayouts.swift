@@ -57,8 +57,11 @@ final class RetainedLayout: Sendable {
         self.regions = regions
         let runCount = layout.lines.reduce(0) { $0 + $1.runs.count }
         let glyphCount = layout.lines.reduce(0) { $0 + $1.runs.reduce(0) { $0 + $1.glyphs.count } }
-        self.bytes = 256 + built.request.text.count * 16 + layout.lines.count * 160 + runCount * 120 + glyphCount * 48
-            + regions.count * 96
+        // Text, advances and boundaries, lines with their runs and glyphs, regions; the lines
+        // twice over when kept for reuse by updates.
+        let copies = layout.reusable == nil ? 1 : 2
+        self.bytes = 256 + built.request.text.count * (16 + 9 * copies)
+            + copies * (layout.lines.count * 160 + runCount * 120 + glyphCount * 48) + regions.count * 96
         self.mappings = Mutex([encoding: built.mapping])
     }
 
