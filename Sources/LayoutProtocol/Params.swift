@@ -258,8 +258,9 @@ public struct LayoutParams: Sendable {
     public static let wraps = ["word", "char", "none"]
     /// Largest width accepted, in points.
     public static let maxWidth = 1e9
-    /// Most spans and exclusions accepted.
+    /// Most spans and exclusions accepted, and most spans over any one place of the text.
     public static let maxSpans = 1_000_000
+    public static let maxOverlappingSpans = 256
     public static let maxExclusions = 10_000
 
     public init(text: String, width: Double? = nil, font: FontSpec = FontSpec(), language: String? = nil,

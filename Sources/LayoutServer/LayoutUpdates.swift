@@ -3,12 +3,18 @@ import LayoutProtocol
 
 /// `update`: edits applied to a retained layout's text, the layout redone, and what changed.
 extension LayoutService {
+    static let maxEditsPerUpdate = 1000
+
     func update(_ params: JSONValue?, session: Session) throws(RPCError) -> JSONValue {
         let reader = try ParamReader(params)
         guard let handle = try reader.string("handle", maxLength: 256) else { throw .invalidParams(field: "handle", "is required") }
         guard let old = store.get(handle) else { throw unknownHandle(handle) }
         guard let edits = reader.member("edits")?.arrayValue else {
             throw .invalidParams(field: "edits", "is required: an array of {start, end, text}")
+        }
+        // Each edit costs a pass over the text: bound them (send several updates for more).
+        guard edits.count <= Self.maxEditsPerUpdate else {
+            throw .invalidParams(field: "edits", "has more than \(Self.maxEditsPerUpdate) edits")
         }
         // Each edit applies to the text as the edits before it left it (as LSP's didChange).
         var text = old.text

@@ -89,6 +89,10 @@ extension LayoutService {
                     if edges[e].opens { active.insert(edges[e].span) } else { active.remove(edges[e].span) }
                     e += 1
                 }
+                // Composition costs the number of spans over a place: bound it.
+                guard active.count <= LayoutParams.maxOverlappingSpans else {
+                    throw .invalidParams(field: "spans", "has more than \(LayoutParams.maxOverlappingSpans) spans over one place (offset \(mapping.convert(offset)))")
+                }
                 var composed = SpanAttributes()
                 for i in active.sorted() { composed = spans[i].attributes.applied(over: composed) }
                 let style = styleNumber(composed)

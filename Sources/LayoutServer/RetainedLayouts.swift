@@ -38,7 +38,8 @@ final class RetainedLayout: Sendable {
                 let style = built.request.styles[built.request.styleRuns.last { $0.start <= span.start }?.style ?? 0]
                 if let object = style.attachment {
                     rects = rects.map { rect in
-                        let line = layout.lines.first { abs($0.y - rect.y) < 1e-9 }
+                        let i = layout.lines.partitionPoint { $0.y + 1e-9 < rect.y }
+                        let line = i < layout.lines.count ? layout.lines[i] : nil
                         let baseline = (line?.baseline ?? rect.maxY) - style.baselineOffset
                         return Rect(x: rect.x, y: baseline - object.ascent, width: rect.width, height: object.ascent + object.descent)
                     }

@@ -199,5 +199,8 @@ import Testing
         #expect(link.start == 9 && link.end == 18, "read the docs-page now: the link covers docs-page")
         let bad = try client.call("update", ["handle": .string(handle), "edits": [["start": 5, "end": 2, "text": "x"]]])
         #expect(bad["error"]?["data"]?["field"] == "edits[0].end")
+        let many = try client.call("update", ["handle": .string(handle),
+                                              "edits": .array(Array(repeating: ["start": 0, "end": 0, "text": "x"], count: 1001))])
+        #expect(many["error"]?["data"]?["field"] == "edits")
     }
 }

@@ -287,6 +287,7 @@ import Testing
             (["text": "abc", "insets": ["left": -1]], "insets.left"),
             (["text": "abc", "exclusions": [["x": 0, "y": 0, "width": -5, "height": 5]]], "exclusions[0].width"),
             (["text": "abc", "scale": 0], "scale"),
+            (["text": "abc", "spans": .array(Array(repeating: ["start": 0, "end": 3, "color": "#000"], count: 257))], "spans"),
         ]
         for (params, field) in cases {
             let reply = try client.call("layout", params)
