@@ -84,7 +84,10 @@ extension TextLayout {
     public func lineIndex(of index: Int, affinity: CaretAffinity = .downstream) -> Int? {
         guard !lines.isEmpty else { return nil }
         var l = max(0, lines.partitionPoint { $0.start <= index } - 1)
-        if affinity == .upstream, l > 0, lines[l].start == index, lines[l - 1].end == index { l -= 1 }
+        // Upstream belongs to the line before only across a wrap, never past a paragraph's end.
+        if affinity == .upstream, l > 0, lines[l].start == index, lines[l - 1].end == index, !lines[l - 1].endsParagraph {
+            l -= 1
+        }
         return l
     }
 
@@ -115,7 +118,8 @@ extension TextLayout {
         let px = min(max(x, first.x), last.x + last.width)
         let run = runs.first { px < $0.x + $0.width } ?? last
         let hit = hitInRun(run, px) ?? (run.isRTL ? (run.start, run.start) : (run.end, max(run.start, run.end - 1)))
-        let affinity: CaretAffinity = hit.index == line.end && best < lines.count - 1 && hit.index > line.start ? .upstream : .downstream
+        let affinity: CaretAffinity = hit.index == line.end && !line.endsParagraph && best < lines.count - 1 && hit.index > line.start
+            ? .upstream : .downstream
         return HitTestResult(index: hit.index, character: inside ? hit.character : nil, line: best, affinity: affinity)
     }
 

@@ -290,6 +290,8 @@ public struct LineBox: Sendable, Equatable {
     public var hyphenated: Bool
     /// Whether the line shows the truncation token.
     public var showsToken: Bool
+    /// Whether the line is its paragraph's last (it owns the paragraph separator, if any).
+    public var endsParagraph: Bool = false
     /// The line's runs in visual order; empty unless runs were asked for or are needed.
     public var runs: [LineRun]
 }

@@ -166,7 +166,10 @@ struct LayoutRun {
                     var line = try context.assembleLine(p, start, end, slot: slot, tabOrigin: tabOrigin,
                                                         isLastOfParagraph: isLast, y: y, final: &final,
                                                         hyphenWidth: hyphenWidth, wantsRuns: wantsRuns)
-                    if isLast { line.box.end = range.end }
+                    if isLast {
+                        line.box.end = range.end
+                        line.box.endsParagraph = true
+                    }
                     append(line, paragraph: index, lead: lead)
                     band = max(band, line.box.height)
                     start = end

@@ -102,6 +102,7 @@ extension LayoutRun {
                                                    isLastOfParagraph: true, y: line.box.y, final: &final,
                                                    hyphenWidth: hyphenWidth, wantsRuns: wantsRuns)
             rebuilt.box.end = line.box.end
+            rebuilt.box.endsParagraph = line.box.endsParagraph
             hiddenRange = line.box.end..<textEnd
             visibleRanges = [0..<line.box.end]
             restore(rebuilt)
@@ -172,6 +173,7 @@ extension LayoutRun {
                 startPart.box.baseline = endPart.box.baseline
             }
             startPart.box.end = textEnd
+            startPart.box.endsParagraph = true
             hiddenRange = (base + visibleCut)..<(q.range.start + c2)
             visibleRanges = [0..<(base + visibleCut), (q.range.start + c2)..<textEnd]
             restore(startPart)
@@ -212,6 +214,7 @@ extension LayoutRun {
             place(token, at: 0, offset: base + cut, in: &rebuilt)
         }
         rebuilt.box.end = first.box.end
+        rebuilt.box.endsParagraph = first.box.endsParagraph
         record(p, final)
         lines[drop] = rebuilt
         lines.removeFirst(drop)

@@ -56,6 +56,10 @@ import Testing
         #expect(beside["character"] == .null && beside["index"]?.intValue == layout.lines[0].end && beside["affinity"] == "upstream")
         let below = try client.result("hitTest", ["handle": .string(handle), "x": 0, "y": 1000])
         #expect(below["line"]?.intValue == layout.lines.count - 1)
+        // After a newline the caret is on the next line, whatever the affinity asked for.
+        let (paragraphs, _) = try retain(client, [("text", "one\ntwo")])
+        let upstream = try client.result("caret", ["handle": .string(paragraphs), "index": 4, "affinity": "upstream"])
+        #expect(upstream["line"] == 1 && upstream["x"] == 0)
     }
 
     @Test func caretsAtBidiBoundariesAndInsideLigatures() throws {
