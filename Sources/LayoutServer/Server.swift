@@ -34,13 +34,14 @@ public final class Server: Sendable {
                 Log.error("\(error); no longer accepting connections")
                 return
             }
+            if let uid = Self.peerUID(raw), !service.configuration.allowedUIDs.contains(uid) {
+                Log.warning("refused a connection from uid \(uid): not in allowedUids")
+                reject(raw, RPCError(.serverError, "uid \(uid) may not use this layoutd (allowed: \(service.configuration.allowedUIDs.sorted().map(String.init).joined(separator: ", ")))"))
+                continue
+            }
             if active.wrappingAdd(1, ordering: .relaxed).newValue > limit {
                 active.wrappingSubtract(1, ordering: .relaxed)
-                let reply = RPCResponse.failure(id: .null, error: RPCError(.serverError, "too many connections: this server serves at most \(limit) at once; retry later"))
-                var bytes = JSONWriter.serialize(reply)
-                bytes.append(0x0A)
-                _ = bytes.withUnsafeBytes { try? UnixSocket.writeAll(raw, $0) }
-                _ = close(raw)
+                reject(raw, RPCError(.serverError, "too many connections: this server serves at most \(limit) at once; retry later"))
                 continue
             }
             do {
@@ -54,6 +55,24 @@ public final class Server: Sendable {
                 active.wrappingSubtract(1, ordering: .relaxed)
             }
         }
+    }
+
+    /// Answers a connection with one error line and closes it.
+    private func reject(_ raw: Int32, _ error: RPCError) {
+        var bytes = JSONWriter.serialize(RPCResponse.failure(id: .null, error: error))
+        bytes.append(0x0A)
+        _ = bytes.withUnsafeBytes { try? UnixSocket.writeAll(raw, $0) }
+        _ = close(raw)
+    }
+
+    /// The peer's uid (SO_PEERCRED), or nil when the kernel does not say.
+    static func peerUID(_ fd: Int32) -> UInt32? {
+        /// `struct ucred` (pid, uid, gid), which Glibc's module shows only with _GNU_SOURCE.
+        struct PeerCredentials { var pid: Int32 = 0; var uid: UInt32 = 0; var gid: UInt32 = 0 }
+        var credentials = PeerCredentials()
+        var length = socklen_t(MemoryLayout<PeerCredentials>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
+        return credentials.uid
     }
 
     private func serveConnection(_ connection: LineConnection) {

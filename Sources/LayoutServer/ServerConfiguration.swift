@@ -1,5 +1,8 @@
 import LayoutProtocol
 import LayoutTransport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// layoutd's configuration: the JSON file given with `--config` (see config/layoutd.json),
 /// over built-in defaults. Relative paths in the file are relative to the file's folder.
@@ -17,6 +20,9 @@ public struct ServerConfiguration: Sendable {
     public var maxConnections = 256
     /// Retained layouts kept at most (by count and by estimated bytes), least recently used
     /// evicted first.
+    /// Peers (by SO_PEERCRED uid) served; others get one error line. Default: the daemon's
+    /// own uid and root.
+    public var allowedUIDs: Set<UInt32> = [getuid(), 0]
     public var maxRetainedLayouts = 1000
     public var maxRetainedBytes = 256 << 20
     /// Where the configuration came from, for the log.
@@ -49,6 +55,17 @@ public struct ServerConfiguration: Sendable {
                 config.defaultFamily = spec.family ?? config.defaultFamily
                 config.defaultSize = spec.size ?? config.defaultSize
             }
+            if let v = reader.member("allowedUids") {
+                guard let list = v.arrayValue else { throw RPCError.invalidParams(field: "allowedUids", "must be an array of uids") }
+                var uids: Set<UInt32> = []
+                for (i, item) in list.enumerated() {
+                    guard let uid = item.intValue, uid >= 0, uid <= Int(UInt32.max) else {
+                        throw RPCError.invalidParams(field: "allowedUids[\(i)]", "must be a uid (an integer ≥ 0)")
+                    }
+                    uids.insert(UInt32(uid))
+                }
+                config.allowedUIDs = uids
+            }
             if let limits = try reader.object("limits") {
                 config.maxMessageBytes = try limits.integer("maxMessageBytes", in: 1024...(1 << 30)) ?? config.maxMessageBytes
                 config.maxTextLength = try limits.integer("maxTextLength", in: 1...(64 << 20)) ?? config.maxTextLength
@@ -57,7 +74,8 @@ public struct ServerConfiguration: Sendable {
                 config.maxRetainedBytes = try limits.integer("retainedBytes", in: 0...(1 << 40)) ?? config.maxRetainedBytes
             }
         } catch {
-            throw Failure(description: "\(path): \(error.message.replacingPrefix("invalid params: ", with: ""))")
+            let message = (error as? RPCError)?.message ?? "\(error)"
+            throw Failure(description: "\(path): \(message.replacingPrefix("invalid params: ", with: ""))")
         }
         return config
     }

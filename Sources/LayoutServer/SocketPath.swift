@@ -5,6 +5,9 @@ import Glibc
 
 /// Where layoutd listens, and getting that place ready.
 public enum SocketPath {
+    /// The lock file's descriptor, kept open (and locked) for the process's life.
+    nonisolated(unsafe) private static var heldLock: Int32 = -1
+
     /// Why the socket cannot be set up.
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
@@ -31,6 +34,20 @@ public enum SocketPath {
         if directory.hasPrefix("/tmp/layoutd-"), info.st_uid != getuid() {
             throw Failure(description: "\(directory) belongs to uid \(info.st_uid), not to this user (\(getuid())); remove it or choose another --socket")
         }
+        // A lock beside the socket, held while the daemon lives: two daemons starting at once
+        // cannot both decide the socket is stale.
+        let lock = open(path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard lock >= 0 else {
+            throw Failure(description: "cannot open the lock file \(path).lock: \(Errno(errno, "open"))")
+        }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            close(lock)
+            throw Failure(description: code == EWOULDBLOCK
+                ? "another layoutd is already running on \(path) (it holds \(path).lock)"
+                : "cannot lock \(path).lock: \(Errno(code, "flock"))")
+        }
+        heldLock = lock
         if Files.exists(path) {
             do {
                 var probe = try UnixSocket.connect(path: path)

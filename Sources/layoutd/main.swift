@@ -87,13 +87,17 @@ sigaddset(&stopSignals, SIGINT)
 pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 
 // MARK: Socket and serving
-let path = socketPath ?? UnixSocket.defaultDaemonPath()
+// Under systemd socket activation the listening socket is file descriptor 3 and systemd owns
+// its file; otherwise layoutd makes its own.
+let activated = Systemd.activatedListener()
+let path = activated == nil ? (socketPath ?? UnixSocket.defaultDaemonPath()) : "(socket activation)"
 
 func openListener() -> FileDescriptor {
+    if let activated { return FileDescriptor(adopting: activated) }
     do { return try SocketPath.listen(at: path) } catch { fail("\(error)") }
 }
 
-/// SIGTERM and SIGINT: remove the socket file and exit.
+/// SIGTERM and SIGINT: tell systemd, remove the socket file (unless systemd owns it), exit.
 func startSignalThread(_ signals: sigset_t) {
     do {
         try spawnDetachedThread {
@@ -101,7 +105,8 @@ func startSignalThread(_ signals: sigset_t) {
             var received: Int32 = 0
             sigwait(&set, &received)
             Log.info("signal \(received): stopping")
-            unlink(path)
+            Systemd.notify("STOPPING=1")
+            if activated == nil { unlink(path) }
             exit(0)
         }
     } catch {
@@ -109,13 +114,31 @@ func startSignalThread(_ signals: sigset_t) {
     }
 }
 
+/// WATCHDOG=1 at half the interval systemd asked for.
+func startWatchdog() {
+    guard let interval = Systemd.watchdogInterval() else { return }
+    do {
+        try spawnDetachedThread {
+            while true {
+                Systemd.notify("WATCHDOG=1")
+                usleep(interval)
+            }
+        }
+    } catch {
+        Log.warning("cannot start the watchdog thread: \(error)")
+    }
+}
+
 @MainActor func run(listener: consuming FileDescriptor) -> Never {
     startSignalThread(stopSignals)
+    startWatchdog()
     print("layoutd listening on \(path)")
     fflush(nil)
     Log.info("listening on \(path)")
+    // Fonts are warm and the listener is live: ready.
+    Systemd.notify("READY=1\nSTATUS=listening on \(path), \(fonts.fontCount) font faces")
     Server(service: LayoutService(engine: engine, configuration: configuration)).serve(listener: listener)
-    unlink(path)
+    if activated == nil { unlink(path) }
     exit(1)
 }
 

@@ -17,12 +17,13 @@ final class Daemon {
     let folder: String
     let socketPath: String
 
-    /// `limits`: a JSON object of `limits` to put in a configuration written for this run.
-    init(limits: String? = nil) throws {
+    /// `limits`: a JSON object of `limits` to put in a configuration written for this run;
+    /// `configPath`: a configuration file to use instead.
+    init(limits: String? = nil, configPath: String? = nil) throws {
         folder = try FileManager.default.url(for: .itemReplacementDirectory, in: .userDomainMask,
                                              appropriateFor: URL(fileURLWithPath: NSTemporaryDirectory()), create: true).path
         socketPath = "\(folder)/layoutd.sock"
-        var config = "\(repositoryRoot)/config/layoutd.json"
+        var config = configPath ?? "\(repositoryRoot)/config/layoutd.json"
         if let limits {
             config = "\(folder)/layoutd.json"
             let text = #"{"fontConfig": "\#(repositoryRoot)/config/fonts.conf", "limits": \#(limits)}"#
@@ -32,10 +33,10 @@ final class Daemon {
         process.arguments = ["--socket", socketPath, "--config", config, "--log-level", "warning"]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        // Ready when the socket accepts a connection.
+        // Ready when the socket file exists and accepts connections.
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
-            if let connection = try? LineConnection(path: socketPath) {
+            if FileManager.default.fileExists(atPath: socketPath), let connection = try? LineConnection(path: socketPath) {
                 connection.close()
                 return
             }

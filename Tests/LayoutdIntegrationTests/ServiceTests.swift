@@ -1,0 +1,122 @@
+import Foundation
+import LayoutProtocol
+import LayoutTransport
+import Testing
+
+/// layoutd as a service: its own socket's lock, allowed peers, and systemd's socket
+/// activation, readiness notification and units.
+@Suite(.serialized) struct ServiceTests {
+    @Test func aSecondDaemonOnTheSameSocketRefusesToStart() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let second = Process()
+        second.executableURL = URL(fileURLWithPath: try Daemon.binary())
+        second.arguments = ["--socket", daemon.socketPath, "--config", "\(repositoryRoot)/config/layoutd.json"]
+        let err = Pipe()
+        second.standardError = err
+        second.standardOutput = FileHandle.nullDevice
+        try second.run()
+        second.waitUntilExit()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(second.terminationStatus != 0)
+        #expect(message.contains("already"), "\(message)")
+        // The first one still answers.
+        #expect(try daemon.connect().result("ping")["pong"] == true)
+    }
+
+    @Test func peersOutsideAllowedUidsAreRefused() throws {
+        let folder = NSTemporaryDirectory() + "layoutd-peer-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let config = "\(folder)/layoutd.json"
+        // Nobody's uid: not ours, so this test's own connection is refused.
+        try #"{"fontConfig": "\#(repositoryRoot)/config/fonts.conf", "allowedUids": [4294967290]}"#
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try Daemon(configPath: config)
+        defer { daemon.stop() }
+        let connection = try LineConnection(path: daemon.socketPath)
+        let reply = try #require(try connection.receive())
+        #expect(reply["error"]?["code"] == -32000)
+        #expect(reply["error"]?["message"]?.stringValue?.contains("may not use") == true)
+        #expect(try connection.receive() == nil, "then the connection is closed")
+    }
+
+    @Test func socketActivationAndReadiness() throws {
+        let folder = NSTemporaryDirectory() + "layoutd-sd-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // The listening socket systemd would pass, and a notification socket to hear READY=1.
+        let socketPath = "\(folder)/activated.sock"
+        let listener = try UnixSocket.listen(path: socketPath)
+        let notifyPath = "\(folder)/notify.sock"
+        let notify = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        #expect(notify >= 0)
+        defer { close(notify) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in Array(notifyPath.utf8).enumerated() { raw[i] = b }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(notify, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
+        setsockopt(notify, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+
+        // As systemd starts it: the socket on fd 3, LISTEN_PID set to the daemon's own pid.
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, listener.rawValue, 3)
+        let command = "LISTEN_PID=$$ LISTEN_FDS=1 LISTEN_FDNAMES=layoutd.socket NOTIFY_SOCKET=\(notifyPath) exec \(try Daemon.binary()) --config \(repositoryRoot)/config/layoutd.json --log-level warning >/dev/null"
+        let words: [String] = ["/bin/sh", "-c", command]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { (word: String) in strdup(word) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        #expect(posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ) == 0)
+        defer {
+            kill(pid, SIGTERM)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        // READY=1 arrives once fonts are warm and the listener is live.
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = recv(notify, &buffer, buffer.count, 0)
+        let message = n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : ""
+        #expect(message.contains("READY=1") && message.contains("STATUS="), "\(message)")
+        // It serves on the socket it was given.
+        let client = try Client(path: socketPath)
+        #expect(try client.result("ping")["pong"] == true)
+        // SIGTERM: STOPPING=1, exit 0; the socket file is systemd's and stays.
+        kill(pid, SIGTERM)
+        let stopping = recv(notify, &buffer, buffer.count, 0)
+        #expect(stopping > 0 && String(decoding: buffer[0..<max(stopping, 0)], as: UTF8.self).contains("STOPPING=1"))
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        #expect(status == 0, "exit status \(status)")
+        #expect(FileManager.default.fileExists(atPath: socketPath))
+    }
+
+    @Test func systemdUnitsVerify() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") else { return }
+        let folder = NSTemporaryDirectory() + "layoutd-units-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // The units as shipped, with ExecStart pointing at the binary just built.
+        let service = try String(contentsOfFile: "\(repositoryRoot)/config/layoutd.service", encoding: .utf8)
+            .replacingOccurrences(of: "/usr/local/bin/layoutd", with: try Daemon.binary())
+        try service.write(toFile: "\(folder)/layoutd.service", atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: "\(repositoryRoot)/config/layoutd.socket", toPath: "\(folder)/layoutd.socket")
+        let verify = Process()
+        verify.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
+        verify.arguments = ["verify", "\(folder)/layoutd.socket", "\(folder)/layoutd.service"]
+        let out = Pipe()
+        verify.standardOutput = out
+        verify.standardError = out
+        try verify.run()
+        verify.waitUntilExit()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(verify.terminationStatus == 0 && text.isEmpty, "systemd-analyze verify: \(text)")
+    }
+}
