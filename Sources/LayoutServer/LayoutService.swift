@@ -1,5 +1,6 @@
 import LayoutEngine
 import LayoutProtocol
+import Synchronization
 
 /// Per-connection protocol state: the offset encoding chosen with `initialize`.
 /// Used by one thread at a time (the connection's).
@@ -16,12 +17,15 @@ public final class LayoutService: Sendable {
     public static let serverVersion = "0.1.0"
     /// Methods answered, as `initialize` lists them.
     public static let methods = ["initialize", "layout", "measure", "boundaries", "hitTest", "caret", "rects", "word",
-                                 "lineRange", "selectedText", "update", "release", "ping"]
+                                 "lineRange", "selectedText", "update", "release", "stats", "ping"]
 
     public let engine: TextLayoutEngine
     public let configuration: ServerConfiguration
     /// Retained layouts, shared by every connection.
     let store: LayoutStore
+    let statistics = Statistics()
+    /// Connections open now (kept by the server).
+    let connections = Atomic<Int>(0)
 
     public init(engine: TextLayoutEngine, configuration: ServerConfiguration) {
         self.engine = engine
@@ -58,11 +62,14 @@ public final class LayoutService: Sendable {
         case .failure(let failure): return RPCResponse.failure(id: failure.id, error: failure.error)
         case .success(let r): request = r
         }
+        let started = Statistics.now()
         do {
             let result = try call(request, session: session)
+            statistics.record(method: request.method, seconds: Statistics.now() - started, failed: false)
             guard let id = request.id else { return nil }
             return RPCResponse.success(id: id, result: result)
         } catch {
+            statistics.record(method: request.method, seconds: Statistics.now() - started, failed: true)
             guard let id = request.id else { return nil }
             return RPCResponse.failure(id: id, error: error)
         }
@@ -83,6 +90,7 @@ public final class LayoutService: Sendable {
         case "selectedText": return try selectedText(request.params, session: session)
         case "update": return try update(request.params, session: session)
         case "release": return try release(request.params)
+        case "stats": return stats()
         case "ping": return ["pong": true]
         case let method where method.hasPrefix("$/"):
             // Protocol notifications such as $/cancelRequest: requests are answered in order,
@@ -205,6 +213,31 @@ public final class LayoutService: Sendable {
             throw .invalidParams(field: "text", "is \(units.count) UTF-16 units long; this server accepts at most \(configuration.maxTextLength)")
         }
         return units
+    }
+
+    /// `stats`: counters a person can read.
+    func stats() -> JSONValue {
+        let fontCaches = engine.fonts.cacheCounts
+        let retained = store.counts
+        return [
+            "server": ["name": .string(Self.serverName), "version": .string(Self.serverVersion),
+                       "uptimeSeconds": .number((Statistics.now() - statistics.started).rounded())],
+            "connections": ["open": .number(Double(connections.load(ordering: .relaxed))),
+                            "limit": .number(Double(configuration.maxConnections))],
+            "requests": statistics.json,
+            "caches": [
+                "fallbackLists": .number(Double(fontCaches.fallbackLists)),
+                "fontFaces": .number(Double(fontCaches.faces)),
+                "retainedLayouts": ["count": .number(Double(retained.count)), "bytes": .number(Double(retained.bytes)),
+                                    "evicted": .number(Double(retained.evicted)),
+                                    "maxCount": .number(Double(configuration.maxRetainedLayouts)),
+                                    "maxBytes": .number(Double(configuration.maxRetainedBytes))],
+            ],
+            "fonts": ["faces": .number(Double(engine.fonts.fontCount)),
+                      "configuration": engine.fonts.fontConfigPath.map { .string($0) } ?? .null],
+            "plugins": [],
+            "memory": ["residentBytes": Statistics.residentBytes().map { .number(Double($0)) } ?? .null],
+        ]
     }
 
     /// An engine error as the JSON-RPC error a client can act on.

@@ -10,12 +10,13 @@ import Glibc
 /// work; the server owns only sockets and counts.
 public final class Server: Sendable {
     public let service: LayoutService
-    private let active = Atomic<Int>(0)
+    /// Open connections per peer uid.
+    private let perUID = Mutex<[UInt32: Int]>([:])
 
     public init(service: LayoutService) { self.service = service }
 
     /// Connections open now.
-    public var activeConnections: Int { active.load(ordering: .relaxed) }
+    public var activeConnections: Int { service.connections.load(ordering: .relaxed) }
 
     /// Accepts forever on `listener` (returns only if accepting fails for good).
     public func serve(listener: borrowing FileDescriptor) {
@@ -34,26 +35,51 @@ public final class Server: Sendable {
                 Log.error("\(error); no longer accepting connections")
                 return
             }
-            if let uid = Self.peerUID(raw), !service.configuration.allowedUIDs.contains(uid) {
+            let uid = Self.peerUID(raw) ?? UInt32.max
+            if !service.configuration.allowedUIDs.contains(uid) {
                 Log.warning("refused a connection from uid \(uid): not in allowedUids")
                 reject(raw, RPCError(.serverError, "uid \(uid) may not use this layoutd (allowed: \(service.configuration.allowedUIDs.sorted().map(String.init).joined(separator: ", ")))"))
                 continue
             }
-            if active.wrappingAdd(1, ordering: .relaxed).newValue > limit {
-                active.wrappingSubtract(1, ordering: .relaxed)
+            let perUIDLimit = service.configuration.maxConnectionsPerUID
+            let admitted = perUID.withLock { counts in
+                guard counts[uid, default: 0] < perUIDLimit else { return false }
+                counts[uid, default: 0] += 1
+                return true
+            }
+            guard admitted else {
+                reject(raw, RPCError(.serverError, "too many connections from uid \(uid): at most \(perUIDLimit) at once; retry later"))
+                continue
+            }
+            if service.connections.wrappingAdd(1, ordering: .relaxed).newValue > limit {
+                service.connections.wrappingSubtract(1, ordering: .relaxed)
+                release(uid)
                 reject(raw, RPCError(.serverError, "too many connections: this server serves at most \(limit) at once; retry later"))
                 continue
             }
             do {
                 try spawnDetachedThread { [self] in
-                    self.serveConnection(LineConnection(adopting: FileDescriptor(adopting: raw), maxLineLength: self.service.configuration.maxMessageBytes))
-                    self.active.wrappingSubtract(1, ordering: .relaxed)
+                    let connection = LineConnection(adopting: FileDescriptor(adopting: raw),
+                                                    maxLineLength: self.service.configuration.maxMessageBytes)
+                    connection.setDeadlines(partialLine: self.service.configuration.partialMessageSeconds,
+                                            send: self.service.configuration.sendTimeoutSeconds)
+                    self.serveConnection(connection)
+                    self.service.connections.wrappingSubtract(1, ordering: .relaxed)
+                    self.release(uid)
                 }
             } catch {
                 Log.warning("cannot start a thread for a connection: \(error)")
                 _ = close(raw)
-                active.wrappingSubtract(1, ordering: .relaxed)
+                service.connections.wrappingSubtract(1, ordering: .relaxed)
+                release(uid)
             }
+        }
+    }
+
+    private func release(_ uid: UInt32) {
+        perUID.withLock { counts in
+            counts[uid, default: 1] -= 1
+            if counts[uid] == 0 { counts[uid] = nil }
         }
     }
 
@@ -92,6 +118,9 @@ public final class Server: Sendable {
                     }
                 }
             }
+        } catch let timeout as LineConnection.PartialLineTimeout {
+            Log.info("dropping a connection: \(timeout)")
+            try? connection.send(RPCResponse.failure(id: .null, error: RPCError(.invalidRequest, "invalid request: \(timeout); the connection is closed")))
         } catch {
             Log.debug("connection closed: \(error)")
         }

@@ -18,6 +18,12 @@ public struct ServerConfiguration: Sendable {
     public var maxTextLength = 4 << 20
     /// Connections served at once; more are refused.
     public var maxConnections = 256
+    /// Connections served at once for one uid.
+    public var maxConnectionsPerUID = 128
+    /// Seconds a message may stay half-sent, and a reply may wait for a peer that does not
+    /// read, before the connection is dropped.
+    public var partialMessageSeconds = 30.0
+    public var sendTimeoutSeconds = 30.0
     /// Retained layouts kept at most (by count and by estimated bytes), least recently used
     /// evicted first.
     /// Peers (by SO_PEERCRED uid) served; others get one error line. Default: the daemon's
@@ -71,6 +77,9 @@ public struct ServerConfiguration: Sendable {
                 config.maxTextLength = try limits.integer("maxTextLength", in: 1...(64 << 20)) ?? config.maxTextLength
                 config.maxConnections = try limits.integer("maxConnections", in: 1...65536) ?? config.maxConnections
                 config.maxRetainedLayouts = try limits.integer("retainedLayouts", in: 0...10_000_000) ?? config.maxRetainedLayouts
+                config.maxConnectionsPerUID = try limits.integer("maxConnectionsPerUid", in: 1...65536) ?? config.maxConnectionsPerUID
+                config.partialMessageSeconds = try limits.number("partialMessageSeconds", in: 0.001...86400, what: "seconds") ?? config.partialMessageSeconds
+                config.sendTimeoutSeconds = try limits.number("sendTimeoutSeconds", in: 0.001...86400, what: "seconds") ?? config.sendTimeoutSeconds
                 config.maxRetainedBytes = try limits.integer("retainedBytes", in: 0...(1 << 40)) ?? config.maxRetainedBytes
             }
         } catch {

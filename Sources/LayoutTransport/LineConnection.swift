@@ -1,4 +1,7 @@
 import LayoutProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A connected stream socket speaking one JSON message per line: owns its descriptor.
 /// Blocking; used by clients (layoutctl, tests) and by the server's connection threads.
@@ -19,6 +22,36 @@ public final class LineConnection {
 
     public var rawDescriptor: Int32 { fd.rawValue }
 
+    /// How long a message may stay half-sent (bytes of it read, its newline not yet), and how
+    /// long a write may wait for a peer that does not read; nil: forever.
+    public func setDeadlines(partialLine: Double?, send: Double?) {
+        partialLineDeadline = partialLine
+        func timeout(_ seconds: Double?) -> timeval {
+            guard let seconds else { return timeval(tv_sec: 0, tv_usec: 0) }
+            return timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1e6))
+        }
+        var receive = timeout(partialLine)
+        var sendTimeout = timeout(send)
+        setsockopt(fd.rawValue, SOL_SOCKET, SO_RCVTIMEO, &receive, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd.rawValue, SOL_SOCKET, SO_SNDTIMEO, &sendTimeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    private var partialLineDeadline: Double?
+    /// When the bytes now pending (a message not yet complete) began to arrive.
+    private var partialSince: Double?
+
+    private static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// A message stayed half-sent past the deadline.
+    public struct PartialLineTimeout: Error, CustomStringConvertible {
+        public var seconds: Double
+        public var description: String { "a message stayed incomplete for \(seconds) s" }
+    }
+
     /// Sends `bytes` followed by `\n`.
     public func send(line bytes: [UInt8]) throws {
         var message = bytes
@@ -33,7 +66,22 @@ public final class LineConnection {
     public func receiveFrame() throws -> LineFramer.Frame? {
         while true {
             if let frame = framer.nextFrame() { return frame }
-            let n = try readBuffer.withUnsafeMutableBytes { try UnixSocket.read(fd.rawValue, into: $0) }
+            let n: Int
+            do {
+                n = try readBuffer.withUnsafeMutableBytes { try UnixSocket.read(fd.rawValue, into: $0) }
+            } catch let error as Errno where error.code == EAGAIN || error.code == EWOULDBLOCK {
+                // The receive timeout: only a half-sent message is past its deadline; an idle
+                // connection may wait as long as it likes.
+                if framer.pendingCount > 0, let deadline = partialLineDeadline { throw PartialLineTimeout(seconds: deadline) }
+                continue
+            }
+            // A message trickling in byte by byte is held to the same deadline.
+            if let deadline = partialLineDeadline, framer.pendingCount > 0 {
+                if let since = partialSince, Self.now() - since > deadline { throw PartialLineTimeout(seconds: deadline) }
+                if partialSince == nil { partialSince = Self.now() }
+            } else {
+                partialSince = nil
+            }
             if n == 0 { return nil }
             readBuffer.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         }

@@ -98,6 +98,46 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: socketPath))
     }
 
+    @Test func statsCountRequestsCachesAndMemory() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        _ = try client.result("layout", ["text": "count me", "retain": true])
+        _ = try client.call("layout", ["text": 3])
+        let stats = try client.result("stats")
+        #expect((stats["requests"]?["total"]?.intValue ?? 0) >= 2)
+        #expect((stats["requests"]?["errors"]?.intValue ?? 0) >= 1)
+        #expect(stats["requests"]?["byMethod"]?["layout"] == 2)
+        #expect(stats["requests"]?["latencyMs"]?["p50"]?.doubleValue != nil)
+        #expect(stats["connections"]?["open"] == 1)
+        #expect(stats["caches"]?["retainedLayouts"]?["count"] == 1)
+        #expect((stats["caches"]?["fontFaces"]?.intValue ?? 0) >= 1)
+        #expect((stats["memory"]?["residentBytes"]?.intValue ?? 0) > 1_000_000)
+    }
+
+    @Test func halfSentMessagesAndTooManyConnectionsPerUser() throws {
+        let daemon = try Daemon(limits: #"{"partialMessageSeconds": 0.5, "maxConnectionsPerUid": 3}"#)
+        defer { daemon.stop() }
+        // A message left half-sent past its deadline: an error line, then the connection closes.
+        let slow = try daemon.connect()
+        try slow.connection.send(line: [])   // a blank line is fine: nothing pending
+        var partial = Array(#"{"jsonrpc":"2.0","id":1,"meth"#.utf8)
+        _ = partial.withUnsafeMutableBytes { write(slow.connection.rawDescriptor, $0.baseAddress, $0.count) }
+        let reply = try #require(try slow.connection.receive())
+        #expect(reply["error"]?["message"]?.stringValue?.contains("incomplete") == true)
+        #expect(try slow.connection.receive() == nil)
+        // An idle connection is not dropped.
+        let idle = try daemon.connect()
+        usleep(800_000)
+        #expect(try idle.result("ping")["pong"] == true)
+        // Per uid: the third connection is fine (idle is one), a fourth is refused.
+        let second = try daemon.connect(), third = try daemon.connect()
+        _ = try second.result("ping"); _ = try third.result("ping")
+        let fourth = try LineConnection(path: daemon.socketPath)
+        let refused = try #require(try fourth.receive())
+        #expect(refused["error"]?["message"]?.stringValue?.contains("too many connections from uid") == true)
+    }
+
     @Test func systemdUnitsVerify() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") else { return }
         let folder = NSTemporaryDirectory() + "layoutd-units-\(getpid())"
