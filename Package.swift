@@ -50,7 +50,7 @@ let package = Package(
 
         // MARK: Executables
         .executableTarget(
-            name: "layoutd", dependencies: ["LayoutServer"],
+            name: "layoutd", dependencies: ["LayoutServer", "LayoutEngine", "LayoutProtocol", "LayoutTransport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "layoutctl", dependencies: ["LayoutProtocol", "LayoutTransport"],

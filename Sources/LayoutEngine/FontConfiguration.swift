@@ -1,4 +1,7 @@
 import CFontconfig
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Owns one fontconfig configuration (`FcConfig`): which font folders exist and how families
 /// are matched and ordered. Destroyed with its owner.
@@ -32,6 +35,32 @@ final class FontConfiguration: @unchecked Sendable {
     }
 
     deinit { FcConfigDestroy(config) }
+
+    /// A hash of the configuration file and of every face fontconfig lists (file, index, size,
+    /// modification time), as 16 hex digits.
+    var fingerprint: String {
+        var hash: UInt64 = 0xcbf29ce484222325
+        func mix(_ bytes: some Sequence<UInt8>) {
+            for b in bytes { hash = (hash ^ UInt64(b)) &* 0x100000001b3 }
+        }
+        mix((path ?? "(system)").utf8)
+        guard let set = FcConfigGetFonts(config, FcSetSystem) else { return String(hash, radix: 16) }
+        var entries: [String] = []
+        for i in 0..<Int(set.pointee.nfont) {
+            guard let font = set.pointee.fonts[i] else { continue }
+            var file: UnsafeMutablePointer<FcChar8>?
+            guard FcPatternGetString(font, FC_FILE, 0, &file) == FcResultMatch, let file else { continue }
+            var index: Int32 = 0
+            _ = FcPatternGetInteger(font, FC_INDEX, 0, &index)
+            let name = String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self))
+            var info = stat()
+            _ = stat(name, &info)
+            entries.append("\(name)#\(index):\(info.st_size):\(info.st_mtim.tv_sec)")
+        }
+        for entry in entries.sorted() { mix(entry.utf8) }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
 
     /// Number of font faces the configuration knows.
     var fontCount: Int {

@@ -19,9 +19,14 @@ public final class FontSystem: Sendable {
     /// Fails when fontconfig cannot load it.
     public init(fontConfigPath: String?, maxFallbackLists: Int = 256, maxFaces: Int = 512) throws {
         configuration = try FontConfiguration(path: fontConfigPath)
+        fingerprint = configuration.fingerprint
         fallbackLists = Mutex(BoundedCache(capacity: maxFallbackLists))
         faces = FaceLoader(capacity: maxFaces)
     }
+
+    /// Identifies the set of fonts: changes when a font file, face or the configuration file
+    /// changes (FNV-1a over the configuration and every face's file, index, size and mtime).
+    public let fingerprint: String
 
     /// The fontconfig file in use, or nil for the system's.
     public var fontConfigPath: String? { configuration.path }

@@ -172,11 +172,16 @@ public struct LayoutResult: Sendable, Equatable {
     public var visible: [RangeResult]?
     /// With `retain: true`: the handle for follow-up queries.
     public var handle: String?
+    /// Identifies the fonts the layout was made with; it changes when fonts or the
+    /// configuration change (after a reload), so clients know to drop their caches.
+    public var fontFingerprint: String?
 
     public init(width: Double, height: Double, truncated: Bool = false, lines: [LineResult], regions: [RegionResult] = [],
-                fonts: [FontResult] = [], styles: [JSONValue]? = nil, visible: [RangeResult]? = nil, handle: String? = nil) {
+                fonts: [FontResult] = [], styles: [JSONValue]? = nil, visible: [RangeResult]? = nil, handle: String? = nil,
+                fontFingerprint: String? = nil) {
         self.width = width; self.height = height; self.truncated = truncated; self.lines = lines; self.regions = regions
         self.fonts = fonts; self.styles = styles; self.visible = visible; self.handle = handle
+        self.fontFingerprint = fontFingerprint
     }
 
     public var json: JSONValue {
@@ -190,6 +195,7 @@ public struct LayoutResult: Sendable, Equatable {
             ("fonts", .array(fonts.map(\.json)))]
         if let styles { members.append(("styles", .array(styles))) }
         if let visible { members.append(("visible", .array(visible.map(\.json)))) }
+        if let fontFingerprint { members.append(("fontFingerprint", .string(fontFingerprint))) }
         return .object(members)
     }
 
@@ -201,7 +207,8 @@ public struct LayoutResult: Sendable, Equatable {
         guard let regions = (json["regions"] ?? []).decodedArray(RegionResult.init(json:)) else { return nil }
         self.init(width: width, height: height, truncated: json["truncated"]?.boolValue ?? false, lines: lines,
                   regions: regions, fonts: fonts, styles: json["styles"]?.arrayValue,
-                  visible: json["visible"]?.decodedArray(RangeResult.init(json:)), handle: json["handle"]?.stringValue)
+                  visible: json["visible"]?.decodedArray(RangeResult.init(json:)), handle: json["handle"]?.stringValue,
+                  fontFingerprint: json["fontFingerprint"]?.stringValue)
     }
 }
 

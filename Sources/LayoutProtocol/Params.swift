@@ -92,6 +92,8 @@ public struct InitializeParams: Sendable {
     /// The client's preferred encodings, best first; the server takes the first it knows.
     public var offsetEncodings: [String]
     public var client: JSONValue?
+    /// Notifications the client wants: `fontsChanged`.
+    public var subscribe: [String] = []
 
     public init(offsetEncodings: [String] = [], client: JSONValue? = nil) {
         self.offsetEncodings = offsetEncodings
@@ -117,6 +119,15 @@ public struct InitializeParams: Sendable {
         }
         self.offsetEncodings = encodings
         self.client = reader.member("client")
+        if let v = reader.member("subscribe") {
+            guard let list = v.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
+                throw .invalidParams(field: "subscribe", "must be an array of notification names (\"fontsChanged\")")
+            }
+            subscribe = list.compactMap(\.stringValue)
+            if let unknown = subscribe.first(where: { $0 != "fontsChanged" }) {
+                throw .invalidParams(field: "subscribe", "names an unknown notification \"\(unknown)\"; known: \"fontsChanged\"")
+            }
+        }
     }
 
     public var json: JSONValue {

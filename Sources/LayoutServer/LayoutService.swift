@@ -2,10 +2,13 @@ import LayoutEngine
 import LayoutProtocol
 import Synchronization
 
-/// Per-connection protocol state: the offset encoding chosen with `initialize`.
-/// Used by one thread at a time (the connection's).
+/// Per-connection protocol state: the offset encoding chosen with `initialize`, and how to
+/// send the connection a notification (set by the server). Used by one thread at a time (the
+/// connection's).
 public final class Session {
     public var offsetEncoding: OffsetEncoding = .utf16
+    /// Sends a notification to this connection's client (safe from any thread).
+    public var notify: (@Sendable (JSONValue) -> Void)?
     public init() {}
 }
 
@@ -17,20 +20,53 @@ public final class LayoutService: Sendable {
     public static let serverVersion = "0.1.0"
     /// Methods answered, as `initialize` lists them.
     public static let methods = ["initialize", "layout", "measure", "boundaries", "hitTest", "caret", "rects", "word",
-                                 "lineRange", "selectedText", "update", "release", "stats", "ping"]
+                                 "lineRange", "selectedText", "update", "release", "stats", "reload", "ping"]
 
-    public let engine: TextLayoutEngine
-    public let configuration: ServerConfiguration
+    /// The engine and configuration in force; `reload` replaces both at once.
+    private let current: Mutex<(engine: TextLayoutEngine, configuration: ServerConfiguration)>
+    public var engine: TextLayoutEngine { current.withLock { $0.engine } }
+    public var configuration: ServerConfiguration { current.withLock { $0.configuration } }
+    /// Makes a new engine and configuration from the configuration file (for `reload`).
+    private let reloader: (@Sendable () throws -> (TextLayoutEngine, ServerConfiguration))?
+    /// Connections that asked for `fontsChanged`, by session.
+    private let subscribers = Mutex<[ObjectIdentifier: @Sendable (JSONValue) -> Void]>([:])
     /// Retained layouts, shared by every connection.
     let store: LayoutStore
     let statistics = Statistics()
     /// Connections open now (kept by the server).
     let connections = Atomic<Int>(0)
 
-    public init(engine: TextLayoutEngine, configuration: ServerConfiguration) {
-        self.engine = engine
-        self.configuration = configuration
+    /// `reloader` re-reads the configuration and rescans fonts for `reload` and SIGHUP.
+    public init(engine: TextLayoutEngine, configuration: ServerConfiguration,
+                reloader: (@Sendable () throws -> (TextLayoutEngine, ServerConfiguration))? = nil) {
+        self.current = Mutex((engine, configuration))
+        self.reloader = reloader
         self.store = LayoutStore(maxCount: configuration.maxRetainedLayouts, maxBytes: configuration.maxRetainedBytes)
+    }
+
+    /// Re-reads the configuration and rescans the fonts, then swaps them in; connections stay
+    /// open, requests in flight finish with what they started with. Clients that asked for it
+    /// get `fontsChanged` when the font fingerprint changed. Returns the new fingerprint.
+    /// Retained layouts keep the fonts they were made with; store limits keep their values.
+    public func reload() throws(RPCError) -> String {
+        guard let reloader else { throw RPCError(.serverError, "this daemon was started without a configuration to reload") }
+        let before = engine.fonts.fingerprint
+        let made: (TextLayoutEngine, ServerConfiguration)
+        do { made = try reloader() } catch {
+            throw RPCError(.serverError, "reload failed, the previous configuration stays: \(error)")
+        }
+        current.withLock { $0 = made }
+        let after = made.0.fonts.fingerprint
+        if after != before {
+            let note: JSONValue = ["jsonrpc": "2.0", "method": "fontsChanged", "params": ["fontFingerprint": .string(after)]]
+            for send in subscribers.withLock({ Array($0.values) }) { send(note) }
+        }
+        return after
+    }
+
+    /// Stops sending notifications to a session (its connection closed).
+    public func unsubscribe(_ session: Session) {
+        _ = subscribers.withLock { $0.removeValue(forKey: ObjectIdentifier(session)) }
     }
 
     /// Handles one line of input; returns the line to send back, or nil when nothing is owed
@@ -91,6 +127,7 @@ public final class LayoutService: Sendable {
         case "update": return try update(request.params, session: session)
         case "release": return try release(request.params)
         case "stats": return stats()
+        case "reload": return ["fontFingerprint": .string(try reload())]
         case "ping": return ["pong": true]
         case let method where method.hasPrefix("$/"):
             // Protocol notifications such as $/cancelRequest: requests are answered in order,
@@ -111,11 +148,16 @@ public final class LayoutService: Sendable {
             chosen = first
         }
         session.offsetEncoding = chosen
+        if p.subscribe.contains("fontsChanged"), let notify = session.notify {
+            subscribers.withLock { $0[ObjectIdentifier(session)] = notify }
+        }
         return [
             "protocolVersion": .number(Double(Self.protocolVersion)),
             "offsetEncoding": .string(chosen.rawValue),
             "server": ["name": .string(Self.serverName), "version": .string(Self.serverVersion)],
-            "capabilities": ["methods": .array(Self.methods.map { .string($0) }), "plugins": []],
+            "capabilities": ["methods": .array(Self.methods.map { .string($0) }), "plugins": [],
+                             "notifications": ["fontsChanged"]],
+            "fontFingerprint": .string(engine.fonts.fingerprint),
         ]
     }
 
@@ -141,10 +183,12 @@ public final class LayoutService: Sendable {
             built.request.keepsReusable = true
         }
         built.request.previous = previous?.layout.reusable
+        let engine = self.engine
         let layout: TextLayout
         do { layout = try engine.layout(built.request) } catch { throw Self.rpcError(error) }
         built.request.previous = nil   // taken over; keeping it would keep the layout before too
-        return RetainedLayout(params: p, built: built, layout: layout, detail: detail, encoding: session.offsetEncoding)
+        return RetainedLayout(params: p, built: built, layout: layout, detail: detail, encoding: session.offsetEncoding,
+                              fontFingerprint: engine.fonts.fingerprint)
     }
 
     /// The `layout` result of a retained layout, offsets in the session's encoding; with
@@ -182,7 +226,7 @@ public final class LayoutService: Sendable {
         return LayoutResult(width: wire(layout.width), height: wire(layout.height), truncated: layout.truncated,
                             lines: lines, regions: regions, fonts: fonts,
                             styles: detail >= .runs ? retained.built.styles.map(\.json) : nil, visible: visible,
-                            handle: handle)
+                            handle: handle, fontFingerprint: retained.fontFingerprint)
     }
 
     /// `measure`: the layout params → `{size, lineCount, truncated}`, nothing else computed.
@@ -193,7 +237,8 @@ public final class LayoutService: Sendable {
         let layout: TextLayout
         do { layout = try engine.layout(built.request) } catch { throw Self.rpcError(error) }
         return ["size": ["width": .number(wire(layout.width)), "height": .number(wire(layout.height))],
-                "lineCount": .number(Double(layout.lines.count)), "truncated": .bool(layout.truncated)]
+                "lineCount": .number(Double(layout.lines.count)), "truncated": .bool(layout.truncated),
+                "fontFingerprint": .string(engine.fonts.fingerprint)]
     }
 
     private func boundaries(_ params: JSONValue?, session: Session) throws(RPCError) -> JSONValue {

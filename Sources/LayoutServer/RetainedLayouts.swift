@@ -13,6 +13,8 @@ final class RetainedLayout: Sendable {
     let regions: [Region]
     /// Estimated memory held, for the store's byte limit.
     let bytes: Int
+    /// The fingerprint of the fonts it was laid out with.
+    let fontFingerprint: String
     /// Offset mappings for other encodings than the one it was made with, made on first use.
     private let mappings: Mutex<[OffsetEncoding: OffsetMapping]>
 
@@ -24,7 +26,9 @@ final class RetainedLayout: Sendable {
         var rects: [Rect]
     }
 
-    init(params: LayoutParams, built: BuiltRequest, layout: TextLayout, detail: LayoutDetail, encoding: OffsetEncoding) {
+    init(params: LayoutParams, built: BuiltRequest, layout: TextLayout, detail: LayoutDetail, encoding: OffsetEncoding,
+         fontFingerprint: String) {
+        self.fontFingerprint = fontFingerprint
         self.params = params
         self.built = built
         self.layout = layout

@@ -103,7 +103,11 @@ public final class Server: Sendable {
 
     private func serveConnection(_ connection: LineConnection) {
         let session = Session()
-        defer { connection.close() }
+        session.notify = { note in try? connection.send(note) }
+        defer {
+            service.unsubscribe(session)
+            connection.close()
+        }
         do {
             while let frame = try connection.receiveFrame() {
                 switch frame {

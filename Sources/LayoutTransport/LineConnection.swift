@@ -1,11 +1,15 @@
 import LayoutProtocol
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A connected stream socket speaking one JSON message per line: owns its descriptor.
 /// Blocking; used by clients (layoutctl, tests) and by the server's connection threads.
-public final class LineConnection {
+/// Sends may come from any thread (a lock keeps whole lines together); receiving belongs to
+/// one thread.
+public final class LineConnection: @unchecked Sendable {
+    private let sendLock = Mutex(())
     private var fd: FileDescriptor
     private var framer: LineFramer
     private var readBuffer = [UInt8](repeating: 0, count: 65536)
@@ -56,7 +60,11 @@ public final class LineConnection {
     public func send(line bytes: [UInt8]) throws {
         var message = bytes
         message.append(0x0A)
-        try message.withUnsafeBytes { try UnixSocket.writeAll(fd.rawValue, $0) }
+        try sendLock.withLock { _ in
+            let fd = self.fd.rawValue
+            guard fd >= 0 else { throw Errno(EBADF, "send on a closed connection") }
+            try message.withUnsafeBytes { try UnixSocket.writeAll(fd, $0) }
+        }
     }
 
     /// Sends one JSON value as a line.
@@ -95,6 +103,6 @@ public final class LineConnection {
         return nil
     }
 
-    /// Closes now.
-    public func close() { fd.close() }
+    /// Closes now (after any send in progress).
+    public func close() { sendLock.withLock { _ in fd.close() } }
 }

@@ -1,5 +1,6 @@
 // layoutd — the text layout daemon. See README.md and docs/protocol.md.
 import LayoutEngine
+import LayoutProtocol
 import LayoutServer
 import LayoutTransport
 #if canImport(Glibc)
@@ -52,9 +53,10 @@ while let argument = arguments.popFirst() {
 }
 
 // MARK: Configuration and fonts
+let configurationPath = configPath ?? ServerConfiguration.defaultPath(environment: environment)
 let configuration: ServerConfiguration
-if let path = configPath ?? ServerConfiguration.defaultPath(environment: environment) {
-    do { configuration = try ServerConfiguration.load(path: path) } catch { fail("bad configuration: \(error)") }
+if let configurationPath {
+    do { configuration = try ServerConfiguration.load(path: configurationPath) } catch { fail("bad configuration: \(error)") }
 } else {
     configuration = ServerConfiguration()
 }
@@ -69,10 +71,10 @@ if fonts.fontCount == 0 { fail("the font configuration lists no fonts; install t
 
 let engine = TextLayoutEngine(fonts: fonts, maxTextLength: configuration.maxTextLength)
 // Warm the default font and the fallbacks the common scripts need before taking requests.
+let warmUpText = "Hello, world — Привет, Γειά σου, مرحبا, שלום, नमस्ते, 你好, こんにちは, 안녕하세요, สวัสดี"
 do {
-    let sample = "Hello, world — Привет, Γειά σου, مرحبا, שלום, नमस्ते, 你好, こんにちは, 안녕하세요, สวัสดี"
     _ = try engine.layout(LayoutRequest(
-        text: Array(sample.utf16), width: 200,
+        text: Array(warmUpText.utf16), width: 200,
         font: FontDescriptor(family: configuration.defaultFamily, size: configuration.defaultSize)))
 } catch {
     fail("cannot lay out text with the configured fonts: \(error)")
@@ -84,6 +86,7 @@ var stopSignals = sigset_t()
 sigemptyset(&stopSignals)
 sigaddset(&stopSignals, SIGTERM)
 sigaddset(&stopSignals, SIGINT)
+sigaddset(&stopSignals, SIGHUP)
 pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 
 // MARK: Socket and serving
@@ -97,13 +100,26 @@ func openListener() -> FileDescriptor {
     do { return try SocketPath.listen(at: path) } catch { fail("\(error)") }
 }
 
-/// SIGTERM and SIGINT: tell systemd, remove the socket file (unless systemd owns it), exit.
-func startSignalThread(_ signals: sigset_t) {
+/// SIGHUP: reload (configuration and fonts). SIGTERM and SIGINT: tell systemd, remove the
+/// socket file (unless systemd owns it), exit.
+func startSignalThread(_ signals: sigset_t, service: LayoutService) {
     do {
         try spawnDetachedThread {
             var set = signals
             var received: Int32 = 0
-            sigwait(&set, &received)
+            while true {
+                sigwait(&set, &received)
+                guard received == SIGHUP else { break }
+                Log.info("SIGHUP: reloading")
+                Systemd.notify("RELOADING=1")
+                do {
+                    let fingerprint = try service.reload()
+                    Log.info("reloaded; font fingerprint \(fingerprint)")
+                } catch {
+                    Log.error("\((error as? RPCError)?.message ?? "\(error)")")
+                }
+                Systemd.notify("READY=1\nSTATUS=reloaded; \(service.engine.fonts.fontCount) font faces")
+            }
             Log.info("signal \(received): stopping")
             Systemd.notify("STOPPING=1")
             if activated == nil { unlink(path) }
@@ -129,15 +145,26 @@ func startWatchdog() {
     }
 }
 
+/// A new engine from the configuration file, its fonts scanned again and warmed.
+@Sendable func reloadEngine() throws -> (TextLayoutEngine, ServerConfiguration) {
+    let fresh = try configurationPath.map { path in try ServerConfiguration.load(path: path) } ?? ServerConfiguration()
+    let fonts = try FontSystem(fontConfigPath: fresh.fontConfig)
+    let engine = TextLayoutEngine(fonts: fonts, maxTextLength: fresh.maxTextLength)
+    _ = try engine.layout(LayoutRequest(text: Array(warmUpText.utf16), width: 200,
+                                        font: FontDescriptor(family: fresh.defaultFamily, size: fresh.defaultSize)))
+    return (engine, fresh)
+}
+
 @MainActor func run(listener: consuming FileDescriptor) -> Never {
-    startSignalThread(stopSignals)
+    let service = LayoutService(engine: engine, configuration: configuration, reloader: reloadEngine)
+    startSignalThread(stopSignals, service: service)
     startWatchdog()
     print("layoutd listening on \(path)")
     fflush(nil)
     Log.info("listening on \(path)")
     // Fonts are warm and the listener is live: ready.
     Systemd.notify("READY=1\nSTATUS=listening on \(path), \(fonts.fontCount) font faces")
-    Server(service: LayoutService(engine: engine, configuration: configuration)).serve(listener: listener)
+    Server(service: service).serve(listener: listener)
     if activated == nil { unlink(path) }
     exit(1)
 }

@@ -138,6 +138,43 @@ import Testing
         #expect(refused["error"]?["message"]?.stringValue?.contains("too many connections from uid") == true)
     }
 
+    @Test func reloadRescansFontsAndTellsSubscribers() throws {
+        let folder = NSTemporaryDirectory() + "layoutd-reload-\(getpid())"
+        let extra = "\(folder)/extra"
+        try FileManager.default.createDirectory(atPath: extra, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try """
+            <?xml version="1.0"?>
+            <fontconfig>
+              <dir>/usr/share/fonts/truetype/dejavu</dir>
+              <dir>\(extra)</dir>
+              <cachedir>\(folder)/cache</cachedir>
+            </fontconfig>
+            """.write(toFile: "\(folder)/fonts.conf", atomically: true, encoding: .utf8)
+        try #"{"fontConfig": "fonts.conf"}"#.write(toFile: "\(folder)/layoutd.json", atomically: true, encoding: .utf8)
+        let daemon = try Daemon(configPath: "\(folder)/layoutd.json")
+        defer { daemon.stop() }
+        let watcher = try daemon.connect()
+        _ = try watcher.result("initialize", ["subscribe": ["fontsChanged"]])
+        let before = try #require(watcher.result("layout", ["text": "x"])["fontFingerprint"]?.stringValue)
+        // Same fonts: reloading keeps the fingerprint and sends nothing.
+        let other = try daemon.connect()
+        #expect(try other.result("reload")["fontFingerprint"]?.stringValue == before)
+        // A font appears in a configured folder: reload (here by SIGHUP) sees it.
+        try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
+                                         toPath: "\(extra)/NotoSans-Regular.ttf")
+        kill(daemon.process.processIdentifier, SIGHUP)
+        let note = try #require(try watcher.connection.receive())
+        #expect(note["method"] == "fontsChanged" && note["id"] == nil)
+        let after = try #require(note["params"]?["fontFingerprint"]?.stringValue)
+        #expect(after != before)
+        let layout = try watcher.result("layout", ["text": "x", "font": ["family": "Noto Sans"]])
+        #expect(layout["fontFingerprint"]?.stringValue == after)
+        #expect(layout["fonts"]?.arrayValue?.first?["family"] == "Noto Sans", "the new font is used")
+        let bad = try other.call("initialize", ["subscribe": ["everything"]])
+        #expect(bad["error"]?["data"]?["field"] == "subscribe")
+    }
+
     @Test func systemdUnitsVerify() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") else { return }
         let folder = NSTemporaryDirectory() + "layoutd-units-\(getpid())"
