@@ -39,12 +39,11 @@ import Testing
         // Every caret position maps back to itself.
         for index in 0...text.utf16.count {
             let line = layout.lines.firstIndex { $0.start <= index && index < $0.end } ?? layout.lines.count - 1
-            let affinity = index == layout.lines[line].start && line > 0 ? "downstream" : "downstream"
-            let caret = try client.result("caret", ["handle": .string(handle), "index": .number(Double(index)), "affinity": .string(affinity)])
+            let caret = try client.result("caret", ["handle": .string(handle), "index": .number(Double(index)), "affinity": "downstream"])
             let x = try #require(caret["x"]?.doubleValue), y = try #require(caret["y"]?.doubleValue)
             let hit = try client.result("hitTest", ["handle": .string(handle), "x": .number(x + 0.01), "y": .number(y + 1)])
-            let expected = index == layout.lines[line].end && line < layout.lines.count - 1 ? index : index
-            #expect(hit["index"]?.intValue == expected, "caret \(index) at x \(x) hits \(hit["index"].map(JSONWriter.string) ?? "-")")
+            #expect(hit["index"]?.intValue == index, "caret \(index) at x \(x) hits \(hit["index"].map(JSONWriter.string) ?? "-")")
+            #expect(caret["line"]?.intValue == line, "a downstream caret sits on the line its index starts")
         }
         // The link's region is under its rect; beside the text there is no character.
         let link = try #require(layout.regions.first { $0.kind == "link" })
