@@ -35,6 +35,8 @@ public final class LayoutService: Sendable {
     let statistics = Statistics()
     /// Connections open now (kept by the server).
     let connections = Atomic<Int>(0)
+    /// Requests being answered now (kept by the server), for draining on SIGTERM.
+    public let inFlight = Atomic<Int>(0)
 
     /// `reloader` re-reads the configuration and rescans fonts for `reload` and SIGHUP.
     public init(engine: TextLayoutEngine, configuration: ServerConfiguration,

@@ -17,11 +17,34 @@ public final class Server: Sendable {
 
     /// Connections open now.
     public var activeConnections: Int { service.connections.load(ordering: .relaxed) }
+    /// The listening socket while `serve` runs (-1 otherwise).
+    private let listening = Atomic<Int32>(-1)
+    /// Set once `stopAccepting` was called.
+    public let stopped = Atomic<Bool>(false)
+
+    /// Stops accepting connections: `serve` returns; open connections go on.
+    public func stopAccepting() {
+        stopped.store(true, ordering: .sequentiallyConsistent)
+        let fd = listening.load(ordering: .sequentiallyConsistent)
+        if fd >= 0 { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
+    /// Waits until no request is being answered, at most `seconds`; true when none is.
+    public func drain(seconds: Double) -> Bool {
+        var waited = 0.0
+        while service.inFlight.load(ordering: .sequentiallyConsistent) > 0, waited < seconds {
+            usleep(10_000)
+            waited += 0.01
+        }
+        return service.inFlight.load(ordering: .sequentiallyConsistent) == 0
+    }
 
     /// Accepts forever on `listener` (returns only if accepting fails for good).
     public func serve(listener: borrowing FileDescriptor) {
         let limit = service.configuration.maxConnections
-        while true {
+        listening.store(listener.rawValue, ordering: .sequentiallyConsistent)
+        defer { listening.store(-1, ordering: .sequentiallyConsistent) }
+        while !stopped.load(ordering: .sequentiallyConsistent) {
             let raw: Int32
             do {
                 raw = try UnixSocket.accept(listener).release()
@@ -32,6 +55,7 @@ public final class Server: Sendable {
                     continue
                 }
                 if error.code == ECONNABORTED { continue }
+                if stopped.load(ordering: .sequentiallyConsistent) { return }
                 Log.error("\(error); no longer accepting connections")
                 return
             }
@@ -117,6 +141,8 @@ public final class Server: Sendable {
                     try connection.send(RPCResponse.failure(id: .null, error: error))
                     return
                 case .line(let bytes):
+                    service.inFlight.wrappingAdd(1, ordering: .sequentiallyConsistent)
+                    defer { service.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
                     if let reply = service.handle(line: bytes, session: session) {
                         try connection.send(line: reply)
                     }

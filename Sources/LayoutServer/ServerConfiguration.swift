@@ -24,6 +24,8 @@ public struct ServerConfiguration: Sendable {
     /// read, before the connection is dropped.
     public var partialMessageSeconds = 30.0
     public var sendTimeoutSeconds = 30.0
+    /// On SIGTERM, how long requests in flight may take to finish before layoutd exits.
+    public var drainSeconds = 10.0
     /// Retained layouts kept at most (by count and by estimated bytes), least recently used
     /// evicted first.
     /// Peers (by SO_PEERCRED uid) served; others get one error line. Default: the daemon's
@@ -80,6 +82,7 @@ public struct ServerConfiguration: Sendable {
                 config.maxConnectionsPerUID = try limits.integer("maxConnectionsPerUid", in: 1...65536) ?? config.maxConnectionsPerUID
                 config.partialMessageSeconds = try limits.number("partialMessageSeconds", in: 0.001...86400, what: "seconds") ?? config.partialMessageSeconds
                 config.sendTimeoutSeconds = try limits.number("sendTimeoutSeconds", in: 0.001...86400, what: "seconds") ?? config.sendTimeoutSeconds
+                config.drainSeconds = try limits.number("drainSeconds", in: 0...3600, what: "seconds") ?? config.drainSeconds
                 config.maxRetainedBytes = try limits.integer("retainedBytes", in: 0...(1 << 40)) ?? config.maxRetainedBytes
             }
         } catch {

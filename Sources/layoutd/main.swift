@@ -102,7 +102,7 @@ func openListener() -> FileDescriptor {
 
 /// SIGHUP: reload (configuration and fonts). SIGTERM and SIGINT: tell systemd, remove the
 /// socket file (unless systemd owns it), exit.
-func startSignalThread(_ signals: sigset_t, service: LayoutService) {
+func startSignalThread(_ signals: sigset_t, service: LayoutService, server: Server) {
     do {
         try spawnDetachedThread {
             var set = signals
@@ -120,9 +120,14 @@ func startSignalThread(_ signals: sigset_t, service: LayoutService) {
                 }
                 Systemd.notify("READY=1\nSTATUS=reloaded; \(service.engine.fonts.fontCount) font faces")
             }
+            // Drain: accept no more, let requests in flight finish (up to drainSeconds), exit 0.
             Log.info("signal \(received): stopping")
             Systemd.notify("STOPPING=1")
+            server.stopAccepting()
             if activated == nil { unlink(path) }
+            if !server.drain(seconds: service.configuration.drainSeconds) {
+                Log.warning("requests still running after \(service.configuration.drainSeconds) s; exiting")
+            }
             exit(0)
         }
     } catch {
@@ -157,14 +162,17 @@ func startWatchdog() {
 
 @MainActor func run(listener: consuming FileDescriptor) -> Never {
     let service = LayoutService(engine: engine, configuration: configuration, reloader: reloadEngine)
-    startSignalThread(stopSignals, service: service)
+    let server = Server(service: service)
+    startSignalThread(stopSignals, service: service, server: server)
     startWatchdog()
     print("layoutd listening on \(path)")
     fflush(nil)
     Log.info("listening on \(path)")
     // Fonts are warm and the listener is live: ready.
     Systemd.notify("READY=1\nSTATUS=listening on \(path), \(fonts.fontCount) font faces")
-    Server(service: service).serve(listener: listener)
+    server.serve(listener: listener)
+    // Stopped by SIGTERM: the signal thread drains and exits.
+    while server.stopped.load(ordering: .sequentiallyConsistent) { pause() }
     if activated == nil { unlink(path) }
     exit(1)
 }

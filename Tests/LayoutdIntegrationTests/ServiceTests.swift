@@ -175,6 +175,22 @@ import Testing
         #expect(bad["error"]?["data"]?["field"] == "subscribe")
     }
 
+    @Test func sigtermFinishesRequestsInFlight() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        // A request that takes a while, then SIGTERM while it runs.
+        let text = String(repeating: "lorem ipsum dolor sit amet ", count: 40_000)
+        try client.connection.send(RPCRequest(id: .number(1), method: "layout", params: ["text": .string(text), "width": 300]).json)
+        usleep(200_000)
+        kill(daemon.process.processIdentifier, SIGTERM)
+        let reply = try #require(try client.connection.receive())
+        #expect(reply["result"]?["lines"]?.arrayValue?.isEmpty == false, "the request in flight is answered")
+        daemon.process.waitUntilExit()
+        #expect(daemon.process.terminationStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath), "the socket file is gone")
+    }
+
     @Test func systemdUnitsVerify() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") else { return }
         let folder = NSTemporaryDirectory() + "layoutd-units-\(getpid())"
