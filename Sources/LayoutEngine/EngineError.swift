@@ -11,6 +11,10 @@ public enum EngineError: Error, Equatable, Sendable, CustomStringConvertible {
     case icuFailed(operation: String, code: Int32)
     /// The text is longer than the engine accepts.
     case textTooLong(length: Int, limit: Int)
+    /// The request was cancelled while it ran.
+    case cancelled
+    /// The request ran past its time limit.
+    case timeLimitExceeded(seconds: Double)
 
     public var description: String {
         switch self {
@@ -24,6 +28,10 @@ public enum EngineError: Error, Equatable, Sendable, CustomStringConvertible {
             return "ICU failed in \(operation) (UErrorCode \(code))"
         case .textTooLong(let length, let limit):
             return "text is \(length) UTF-16 units long; the limit is \(limit)"
+        case .cancelled:
+            return "request cancelled"
+        case .timeLimitExceeded(let seconds):
+            return "the request ran past the time limit of \(seconds) s"
         }
     }
 }

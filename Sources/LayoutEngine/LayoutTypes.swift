@@ -198,6 +198,9 @@ public struct LayoutRequest: Sendable {
     public var keepsReusable = false
     /// A previous layout whose unchanged paragraphs may be taken over (see `ReusableLayout`).
     public var previous: ReusableLayout?
+    /// Asked between paragraphs and lines: an error to stop with (cancellation, a time
+    /// limit), or nil to go on.
+    public var shouldStop: (@Sendable () -> EngineError?)?
 
     /// The base font (`styles[0].font`).
     public var font: FontDescriptor {

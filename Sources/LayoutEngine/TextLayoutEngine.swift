@@ -123,6 +123,7 @@ struct LayoutRun {
         var y = request.insets.top
         let limit = request.truncation.mode == .head ? nil : request.maxLines
         paragraphLoop: for (index, range) in paragraphs.enumerated() {
+            if let stop = request.shouldStop?() { throw stop }
             if index > 0 { y += style.paragraphSpacingBefore }
             if let old = reusableParagraph(range, isFirst: index == 0) {
                 if !lines.isEmpty { y += style.lineSpacing }
@@ -145,6 +146,7 @@ struct LayoutRun {
             var firstLine = true
             var done = false
             while !done {
+                if let stop = request.shouldStop?() { throw stop }
                 if !lines.isEmpty { y += style.lineSpacing }
                 if paragraphTop == nil { paragraphTop = y }
                 let lead = style.headIndent + (firstLine ? style.firstLineIndent : 0)

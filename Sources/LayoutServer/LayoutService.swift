@@ -2,14 +2,60 @@ import LayoutEngine
 import LayoutProtocol
 import Synchronization
 
-/// Per-connection protocol state: the offset encoding chosen with `initialize`, and how to
-/// send the connection a notification (set by the server). Used by one thread at a time (the
-/// connection's).
-public final class Session {
-    public var offsetEncoding: OffsetEncoding = .utf16
+/// Per-connection protocol state: the offset encoding chosen with `initialize`, how to send
+/// the client a notification, and the requests of the connection that may be cancelled.
+/// Thread-safe: requests of one connection run on several worker threads.
+public final class Session: Sendable {
+    private let encoding = Mutex(OffsetEncoding.utf16)
     /// Sends a notification to this connection's client (safe from any thread).
-    public var notify: (@Sendable (JSONValue) -> Void)?
-    public init() {}
+    public let notify: (@Sendable (JSONValue) -> Void)?
+    /// Flags of the requests queued or running, by id, for `$/cancelRequest`.
+    private let running = Mutex<[RPCId: CancelFlag]>([:])
+    /// The flag and deadline of the request this session snapshot runs (see `job`).
+    let cancellation: CancelFlag?
+    let deadline: Double?
+
+    public init(notify: (@Sendable (JSONValue) -> Void)? = nil) {
+        self.notify = notify
+        self.cancellation = nil
+        self.deadline = nil
+    }
+
+    private init(encoding: OffsetEncoding, cancellation: CancelFlag?, deadline: Double?) {
+        self.notify = nil
+        self.encoding.withLock { $0 = encoding }
+        self.cancellation = cancellation
+        self.deadline = deadline
+    }
+
+    public var offsetEncoding: OffsetEncoding {
+        get { encoding.withLock { $0 } }
+        set { encoding.withLock { $0 = newValue } }
+    }
+
+    /// A copy for one request: the encoding as it is now, the request's cancel flag and deadline.
+    func snapshot(cancellation: CancelFlag?, deadline: Double?) -> Session {
+        Session(encoding: offsetEncoding, cancellation: cancellation, deadline: deadline)
+    }
+
+    /// Registers a request that may be cancelled; its flag.
+    func register(_ id: RPCId) -> CancelFlag {
+        let flag = CancelFlag()
+        running.withLock { $0[id] = flag }
+        return flag
+    }
+
+    func finished(_ id: RPCId) { _ = running.withLock { $0.removeValue(forKey: id) } }
+
+    /// Marks request `id` cancelled (if it is queued or running).
+    func cancel(_ id: RPCId) { running.withLock { $0[id] }?.set() }
+}
+
+/// Whether a request was cancelled; set by `$/cancelRequest`, read by the engine.
+final class CancelFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    func set() { flag.store(true, ordering: .relaxed) }
+    var isSet: Bool { flag.load(ordering: .relaxed) }
 }
 
 /// Answers JSON-RPC messages: decodes, validates, dispatches to the engine and encodes the
@@ -69,6 +115,42 @@ public final class LayoutService: Sendable {
     /// Stops sending notifications to a session (its connection closed).
     public func unsubscribe(_ session: Session) {
         _ = subscribers.withLock { $0.removeValue(forKey: ObjectIdentifier(session)) }
+    }
+
+    /// What to do with one line of input: answer it at once (parse errors, `initialize`,
+    /// `$/` notifications such as `$/cancelRequest`, which must take effect in order), or run
+    /// it as a job on a worker (everything else; answers may then come out of order).
+    public enum Route {
+        case reply([UInt8]?)
+        case job(@Sendable () -> [UInt8]?)
+    }
+
+    /// Routes one line of input (see `Route`).
+    public func route(line: [UInt8], session: Session) -> Route {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .reply(nil) }
+        let message: JSONValue
+        do {
+            message = try JSONParser.parse(line)
+        } catch {
+            return .reply(JSONWriter.serialize(RPCResponse.failure(id: .null, error: RPCError(.parseError, "parse error: \(error)"))))
+        }
+        if case .success(let request) = RPCRequest.decode(message) {
+            if request.method == "initialize" || request.method.hasPrefix("$/") {
+                return .reply(handle(message: message, session: session).map(JSONWriter.serialize))
+            }
+            let deadline = Statistics.now() + configuration.requestSeconds
+            let flag = request.id.map { session.register($0) }
+            let snapshot = session.snapshot(cancellation: flag, deadline: deadline)
+            return .job { [self] in
+                defer { if let id = request.id { session.finished(id) } }
+                if let flag, flag.isSet, let id = request.id {
+                    return JSONWriter.serialize(RPCResponse.failure(id: id, error: RPCError(.requestCancelled, "request cancelled")))
+                }
+                return handle(message: message, session: snapshot).map(JSONWriter.serialize)
+            }
+        }
+        let snapshot = session.snapshot(cancellation: nil, deadline: Statistics.now() + configuration.requestSeconds)
+        return .job { [self] in handle(message: message, session: snapshot).map(JSONWriter.serialize) }
     }
 
     /// Handles one line of input; returns the line to send back, or nil when nothing is owed
@@ -131,10 +213,19 @@ public final class LayoutService: Sendable {
         case "stats": return stats()
         case "reload": return ["fontFingerprint": .string(try reload())]
         case "ping": return ["pong": true]
-        case let method where method.hasPrefix("$/"):
-            // Protocol notifications such as $/cancelRequest: requests are answered in order,
-            // so there is nothing left to cancel by the time one is read.
+        case "$/cancelRequest":
+            // Cancels a request of this connection that is queued or running: it answers
+            // -32800. Unknown or finished ids are ignored (as LSP does).
+            if let v = try ParamReader(request.params).member("id") {
+                switch v {
+                case .number(let n): session.cancel(.number(n))
+                case .string(let s): session.cancel(.string(s))
+                default: break
+                }
+            }
             return .null
+        case let method where method.hasPrefix("$/"):
+            return .null   // other protocol notifications are ignored
         default:
             throw RPCError(.methodNotFound, "method not found: \"\(request.method)\"; this server answers \(Self.methods.joined(separator: ", "))")
         }
@@ -180,6 +271,7 @@ public final class LayoutService: Sendable {
                  utf16Text: [UInt16]? = nil, previous: RetainedLayout? = nil) throws(RPCError) -> RetainedLayout {
         let detail = p.detail.flatMap(LayoutDetail.init(rawValue:)) ?? .lines
         var built = try build(p, session: session, detail: detail, utf16Spans: utf16Spans, utf16Text: utf16Text)
+        built.request.shouldStop = stopCheck(session)
         if geometry {
             built.request.keepsGeometry = true
             built.request.keepsReusable = true
@@ -231,11 +323,24 @@ public final class LayoutService: Sendable {
                             handle: handle, fontFingerprint: retained.fontFingerprint)
     }
 
+    /// What the engine asks between paragraphs and lines: was the request cancelled, is it
+    /// past its deadline.
+    func stopCheck(_ session: Session) -> (@Sendable () -> EngineError?)? {
+        guard session.cancellation != nil || session.deadline != nil else { return nil }
+        let flag = session.cancellation, deadline = session.deadline, limit = configuration.requestSeconds
+        return {
+            if flag?.isSet == true { return .cancelled }
+            if let deadline, Statistics.now() > deadline { return .timeLimitExceeded(seconds: limit) }
+            return nil
+        }
+    }
+
     /// `measure`: the layout params → `{size, lineCount, truncated}`, nothing else computed.
     private func measure(_ params: JSONValue?, session: Session) throws(RPCError) -> JSONValue {
         let p = try LayoutParams(json: params)
         var built = try build(p, session: session, detail: .lines)
         built.request.keepsGeometry = false
+        built.request.shouldStop = stopCheck(session)
         let layout: TextLayout
         do { layout = try engine.layout(built.request) } catch { throw Self.rpcError(error) }
         return ["size": ["width": .number(wire(layout.width)), "height": .number(wire(layout.height))],
@@ -293,6 +398,8 @@ public final class LayoutService: Sendable {
         case let e as EngineError:
             switch e {
             case .textTooLong: return .invalidParams(field: "text", e.description)
+            case .cancelled: return RPCError(.requestCancelled, "request cancelled")
+            case .timeLimitExceeded: return RPCError(.serverError, e.description)
             case .noFontsAvailable, .unreadableFont, .fontConfigurationFailed:
                 return RPCError(.serverError, "\(e.description)")
             case .icuFailed: return RPCError(.internalError, "internal error: \(e.description)")

@@ -1,3 +1,4 @@
+import Dispatch
 import LayoutProtocol
 import LayoutTransport
 import Synchronization
@@ -9,6 +10,9 @@ import Glibc
 /// line-framed JSON-RPC messages, answers each in order. The shared `LayoutService` does the
 /// work; the server owns only sockets and counts.
 public final class Server: Sendable {
+    /// The worker pool requests run on (libdispatch sizes it to the cores).
+    static let workers = DispatchQueue(label: "layoutd.workers", qos: .userInitiated, attributes: .concurrent)
+
     public let service: LayoutService
     /// Open connections per peer uid.
     private let perUID = Mutex<[UInt32: Int]>([:])
@@ -126,9 +130,13 @@ public final class Server: Sendable {
     }
 
     private func serveConnection(_ connection: LineConnection) {
-        let session = Session()
-        session.notify = { note in try? connection.send(note) }
+        let session = Session(notify: { note in try? connection.send(note) })
+        // Requests run on the worker pool; at most maxPendingPerConnection at once per
+        // connection (reading waits), and the connection closes after the last answer.
+        let pending = DispatchSemaphore(value: service.configuration.maxPendingPerConnection)
+        let outstanding = DispatchGroup()
         defer {
+            outstanding.wait()
             service.unsubscribe(session)
             connection.close()
         }
@@ -141,10 +149,20 @@ public final class Server: Sendable {
                     try connection.send(RPCResponse.failure(id: .null, error: error))
                     return
                 case .line(let bytes):
-                    service.inFlight.wrappingAdd(1, ordering: .sequentiallyConsistent)
-                    defer { service.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
-                    if let reply = service.handle(line: bytes, session: session) {
-                        try connection.send(line: reply)
+                    switch service.route(line: bytes, session: session) {
+                    case .reply(let reply):
+                        if let reply { try connection.send(line: reply) }
+                    case .job(let job):
+                        pending.wait()
+                        service.inFlight.wrappingAdd(1, ordering: .sequentiallyConsistent)
+                        outstanding.enter()
+                        let inFlight = service
+                        Self.workers.async {
+                            if let reply = job() { try? connection.send(line: reply) }
+                            inFlight.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+                            pending.signal()
+                            outstanding.leave()
+                        }
                     }
                 }
             }

@@ -26,6 +26,10 @@ public struct ServerConfiguration: Sendable {
     public var sendTimeoutSeconds = 30.0
     /// On SIGTERM, how long requests in flight may take to finish before layoutd exits.
     public var drainSeconds = 10.0
+    /// How long one request may run before it is stopped with an error.
+    public var requestSeconds = 30.0
+    /// Requests of one connection queued or running at once; reading waits past it.
+    public var maxPendingPerConnection = 64
     /// Retained layouts kept at most (by count and by estimated bytes), least recently used
     /// evicted first.
     /// Peers (by SO_PEERCRED uid) served; others get one error line. Default: the daemon's
@@ -83,6 +87,8 @@ public struct ServerConfiguration: Sendable {
                 config.partialMessageSeconds = try limits.number("partialMessageSeconds", in: 0.001...86400, what: "seconds") ?? config.partialMessageSeconds
                 config.sendTimeoutSeconds = try limits.number("sendTimeoutSeconds", in: 0.001...86400, what: "seconds") ?? config.sendTimeoutSeconds
                 config.drainSeconds = try limits.number("drainSeconds", in: 0...3600, what: "seconds") ?? config.drainSeconds
+                config.requestSeconds = try limits.number("requestSeconds", in: 0.001...86400, what: "seconds") ?? config.requestSeconds
+                config.maxPendingPerConnection = try limits.integer("maxPendingPerConnection", in: 1...100_000) ?? config.maxPendingPerConnection
                 config.maxRetainedBytes = try limits.integer("retainedBytes", in: 0...(1 << 40)) ?? config.maxRetainedBytes
             }
         } catch {

@@ -191,6 +191,47 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath), "the socket file is gone")
     }
 
+    @Test func pipelinedRequestsAnswerOutOfOrderAndCanBeCancelled() throws {
+        let daemon = try Daemon(limits: #"{"requestSeconds": 60}"#)
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let slow = String(repeating: "lorem ipsum dolor sit amet ", count: 60_000)
+        // A slow request, then quick ones, without waiting: the quick ones come back first.
+        try client.connection.send(RPCRequest(id: .string("slow"), method: "layout", params: ["text": .string(slow), "width": 300]).json)
+        for i in 1...3 {
+            try client.connection.send(RPCRequest(id: .number(Double(i)), method: "measure", params: ["text": "quick"]).json)
+        }
+        var order: [RPCId] = []
+        var replies: [RPCId: JSONValue] = [:]
+        while order.count < 4, let reply = try client.connection.receive() {
+            let id: RPCId = reply["id"]?.stringValue.map { .string($0) } ?? .number(reply["id"]?.doubleValue ?? -1)
+            order.append(id)
+            replies[id] = reply
+        }
+        #expect(Set(order) == [.string("slow"), .number(1), .number(2), .number(3)], "every id answered once")
+        #expect(order.last == .string("slow"), "the quick requests did not wait for the slow one: \(order)")
+        #expect(replies[.string("slow")]?["result"] != nil)
+
+        // $/cancelRequest stops a running request: it answers -32800.
+        try client.connection.send(RPCRequest(id: .number(9), method: "layout", params: ["text": .string(slow + slow), "width": 300]).json)
+        usleep(100_000)
+        try client.connection.send(RPCRequest(id: nil, method: "$/cancelRequest", params: ["id": 9]).json)
+        let cancelled = try #require(try client.connection.receive())
+        #expect(cancelled["id"] == 9 && cancelled["error"]?["code"] == -32800, "\(JSONWriter.string(cancelled).prefix(200))")
+        #expect(try client.result("ping")["pong"] == true)
+    }
+
+    @Test func requestsPastTheTimeLimitStop() throws {
+        let daemon = try Daemon(limits: #"{"requestSeconds": 0.05}"#)
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let slow = String(repeating: "lorem ipsum dolor sit amet\n", count: 60_000)
+        let reply = try client.call("layout", ["text": .string(slow), "width": 300])
+        #expect(reply["error"]?["code"] == -32000)
+        #expect(reply["error"]?["message"]?.stringValue?.contains("time limit") == true)
+        #expect(try client.result("ping")["pong"] == true)
+    }
+
     @Test func systemdUnitsVerify() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") else { return }
         let folder = NSTemporaryDirectory() + "layoutd-units-\(getpid())"
