@@ -118,8 +118,9 @@ public final class LayoutService: Sendable {
     }
 
     /// What to do with one line of input: answer it at once (parse errors, `initialize`,
-    /// `$/` notifications such as `$/cancelRequest`, which must take effect in order), or run
-    /// it as a job on a worker (everything else; answers may then come out of order).
+    /// `update` and `release`, and `$/` notifications such as `$/cancelRequest`, which must
+    /// take effect in the order sent), or run it as a job on a worker (everything else;
+    /// answers may then come out of order).
     public enum Route {
         case reply([UInt8]?)
         case job(@Sendable () -> [UInt8]?)
@@ -135,7 +136,7 @@ public final class LayoutService: Sendable {
             return .reply(JSONWriter.serialize(RPCResponse.failure(id: .null, error: RPCError(.parseError, "parse error: \(error)"))))
         }
         if case .success(let request) = RPCRequest.decode(message) {
-            if request.method == "initialize" || request.method.hasPrefix("$/") {
+            if ["initialize", "update", "release"].contains(request.method) || request.method.hasPrefix("$/") {
                 return .reply(handle(message: message, session: session).map(JSONWriter.serialize))
             }
             let deadline = Statistics.now() + configuration.requestSeconds

@@ -8,6 +8,13 @@ extension LayoutService {
     func update(_ params: JSONValue?, session: Session) throws(RPCError) -> JSONValue {
         let reader = try ParamReader(params)
         guard let handle = try reader.string("handle", maxLength: 256) else { throw .invalidParams(field: "handle", "is required") }
+        guard let result = try store.whileUpdating(handle, { () throws(RPCError) -> JSONValue in
+            try update(handle, reader, session: session)
+        }) else { throw unknownHandle(handle) }
+        return result
+    }
+
+    private func update(_ handle: String, _ reader: ParamReader, session: Session) throws(RPCError) -> JSONValue {
         guard let old = store.get(handle) else { throw unknownHandle(handle) }
         guard let edits = reader.member("edits")?.arrayValue else {
             throw .invalidParams(field: "edits", "is required: an array of {start, end, text}")

@@ -87,7 +87,7 @@ final class RetainedLayout: Sendable {
 /// Thread-safe.
 final class LayoutStore: Sendable {
     private struct State {
-        var entries: [String: (layout: RetainedLayout, tick: UInt64)] = [:]
+        var entries: [String: (layout: RetainedLayout, tick: UInt64, lock: HandleLock)] = [:]
         var bytes = 0
         var tick: UInt64 = 0
         var next: UInt64 = 0
@@ -113,7 +113,7 @@ final class LayoutStore: Sendable {
             s.next += 1
             let handle = "\(prefix).\(String(s.next, radix: 36))"
             s.tick += 1
-            s.entries[handle] = (layout, s.tick)
+            s.entries[handle] = (layout, s.tick, HandleLock())
             s.bytes += layout.bytes
             while s.entries.count > max(maxCount, 1) || (s.bytes > maxBytes && s.entries.count > 1),
                   let oldest = s.entries.min(by: { $0.value.tick < $1.value.tick }), oldest.key != handle {
@@ -130,7 +130,7 @@ final class LayoutStore: Sendable {
         state.withLock { s in
             guard let entry = s.entries[handle] else { return nil }
             s.tick += 1
-            s.entries[handle] = (entry.layout, s.tick)
+            s.entries[handle] = (entry.layout, s.tick, entry.lock)
             return entry.layout
         }
     }
@@ -141,7 +141,7 @@ final class LayoutStore: Sendable {
             guard let entry = s.entries[handle] else { return false }
             s.tick += 1
             s.bytes += layout.bytes - entry.layout.bytes
-            s.entries[handle] = (layout, s.tick)
+            s.entries[handle] = (layout, s.tick, entry.lock)
             return true
         }
     }
@@ -155,8 +155,24 @@ final class LayoutStore: Sendable {
         }
     }
 
+    /// Runs `body` holding `handle`'s update lock (updates of one handle from several
+    /// connections run one after another, each on the layout the previous one left); nil when
+    /// the handle is unknown.
+    func whileUpdating<T>(_ handle: String, _ body: () throws(RPCError) -> T) throws(RPCError) -> T? {
+        guard let lock = state.withLock({ $0.entries[handle]?.lock }) else { return nil }
+        return try lock.run(body)
+    }
+
     /// Count, bytes and evictions so far.
     var counts: (count: Int, bytes: Int, evicted: UInt64) {
         state.withLock { ($0.entries.count, $0.bytes, $0.evicted) }
+    }
+}
+
+/// A lock for one handle's updates.
+final class HandleLock: Sendable {
+    private let mutex = Mutex(())
+    func run<T>(_ body: () throws(RPCError) -> T) throws(RPCError) -> T {
+        try mutex.withLock { (_) throws(RPCError) -> T in try body() }
     }
 }

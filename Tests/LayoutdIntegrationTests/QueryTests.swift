@@ -189,6 +189,31 @@ import Testing
         }
     }
 
+    @Test func pipelinedUpdatesApplyInOrder() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        var text = "Streaming:"
+        let (handle, _) = try retain(client, [("text", .string(text)), ("width", 200)])
+        // Ten appends sent at once, as a streaming client would: each applies to what the one
+        // before left.
+        for i in 0..<10 {
+            let chunk = " chunk\(i)"
+            let end = text.utf16.count
+            text += chunk
+            try client.connection.send(RPCRequest(id: .number(Double(i)), method: "update", params: [
+                "handle": .string(handle), "result": "changed",
+                "edits": [["start": .number(Double(end)), "end": .number(Double(end)), "text": .string(chunk)]]]).json)
+        }
+        for i in 0..<10 {
+            let reply = try #require(try client.connection.receive())
+            #expect(reply["id"] == .number(Double(i)) && reply["result"] != nil, "updates answer in order")
+        }
+        let last = try #require(LayoutResult(json: client.result("update", ["handle": .string(handle), "edits": []])))
+        let fresh = try #require(LayoutResult(json: client.result("layout", ["text": .string(text), "width": 200])))
+        #expect(last.lines == fresh.lines)
+    }
+
     @Test func updateCarriesSpansThroughEdits() throws {
         let daemon = try Daemon()
         defer { daemon.stop() }
