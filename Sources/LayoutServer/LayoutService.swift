@@ -14,28 +14,41 @@ public final class Session: Sendable {
     /// The flag and deadline of the request this session snapshot runs (see `job`).
     let cancellation: CancelFlag?
     let deadline: Double?
+    /// For a snapshot, the connection's session it was taken from (nil for that session).
+    private let owner: Session?
 
     public init(notify: (@Sendable (JSONValue) -> Void)? = nil) {
         self.notify = notify
         self.cancellation = nil
         self.deadline = nil
+        self.owner = nil
     }
 
-    private init(encoding: OffsetEncoding, cancellation: CancelFlag?, deadline: Double?) {
-        self.notify = nil
-        self.encoding.withLock { $0 = encoding }
+    private init(owner: Session, cancellation: CancelFlag?, deadline: Double?) {
+        self.notify = owner.notify
+        self.encoding.withLock { $0 = owner.offsetEncoding }
         self.cancellation = cancellation
         self.deadline = deadline
+        self.owner = owner
     }
 
+    /// The encoding of offsets; setting it on a snapshot (an `initialize` inside a batch)
+    /// sets it for the connection too.
     public var offsetEncoding: OffsetEncoding {
         get { encoding.withLock { $0 } }
-        set { encoding.withLock { $0 = newValue } }
+        set {
+            encoding.withLock { $0 = newValue }
+            owner?.offsetEncoding = newValue
+        }
     }
+
+    /// The connection's session: `self`, or the one a snapshot was taken from. Subscriptions
+    /// are kept by it, so that closing the connection ends them.
+    var connection: Session { owner ?? self }
 
     /// A copy for one request: the encoding as it is now, the request's cancel flag and deadline.
     func snapshot(cancellation: CancelFlag?, deadline: Double?) -> Session {
-        Session(encoding: offsetEncoding, cancellation: cancellation, deadline: deadline)
+        Session(owner: self, cancellation: cancellation, deadline: deadline)
     }
 
     /// Registers a request that may be cancelled; its flag.
@@ -154,19 +167,6 @@ public final class LayoutService: Sendable {
         return .job { [self] in handle(message: message, session: snapshot).map(JSONWriter.serialize) }
     }
 
-    /// Handles one line of input; returns the line to send back, or nil when nothing is owed
-    /// (notifications, blank lines).
-    public func handle(line: [UInt8], session: Session) -> [UInt8]? {
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
-        let message: JSONValue
-        do {
-            message = try JSONParser.parse(line)
-        } catch {
-            return JSONWriter.serialize(RPCResponse.failure(id: .null, error: RPCError(.parseError, "parse error: \(error)")))
-        }
-        return handle(message: message, session: session).map(JSONWriter.serialize)
-    }
-
     /// Handles a parsed message: a request, a notification or a batch.
     public func handle(message: JSONValue, session: Session) -> JSONValue? {
         guard case .array(let batch) = message else { return handle(single: message, session: session) }
@@ -219,8 +219,8 @@ public final class LayoutService: Sendable {
             // -32800. Unknown or finished ids are ignored (as LSP does).
             if let v = try ParamReader(request.params).member("id") {
                 switch v {
-                case .number(let n): session.cancel(.number(n))
-                case .string(let s): session.cancel(.string(s))
+                case .number(let n): session.connection.cancel(.number(n))
+                case .string(let s): session.connection.cancel(.string(s))
                 default: break
                 }
             }
@@ -243,7 +243,7 @@ public final class LayoutService: Sendable {
         }
         session.offsetEncoding = chosen
         if p.subscribe.contains("fontsChanged"), let notify = session.notify {
-            subscribers.withLock { $0[ObjectIdentifier(session)] = notify }
+            subscribers.withLock { $0[ObjectIdentifier(session.connection)] = notify }
         }
         return [
             "protocolVersion": .number(Double(Self.protocolVersion)),

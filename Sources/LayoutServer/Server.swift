@@ -6,9 +6,10 @@ import Synchronization
 import Glibc
 #endif
 
-/// Accepts connections on a listening socket and serves each on its own thread: reads
-/// line-framed JSON-RPC messages, answers each in order. The shared `LayoutService` does the
-/// work; the server owns only sockets and counts.
+/// Accepts connections on a listening socket and reads each on its own thread: line-framed
+/// JSON-RPC messages, routed by `LayoutService.route` either answered at once (in the order
+/// sent) or run on the worker pool (answers may come out of order). The shared
+/// `LayoutService` does the work; the server owns only sockets and counts.
 public final class Server: Sendable {
     /// The worker pool requests run on (libdispatch sizes it to the cores).
     static let workers = DispatchQueue(label: "layoutd.workers", qos: .userInitiated, attributes: .concurrent)

@@ -107,6 +107,24 @@ import Testing
         #expect(try client.result("ping")["pong"] == true)
     }
 
+    /// `initialize` inside a batch chooses the encoding for the connection, not only for the
+    /// rest of that batch.
+    @Test func initializeInsideABatchAppliesToTheConnection() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let text = "héllo wörld — ünïcode"
+        let replies = try #require(try client.raw("""
+            [{"jsonrpc":"2.0","method":"initialize","params":{"offsetEncodings":["utf-8"]},"id":1},\
+            {"jsonrpc":"2.0","method":"layout","params":{"text":"\(text)"},"id":2}]
+            """)?.arrayValue)
+        #expect(replies.count == 2 && replies[0]["result"]?["offsetEncoding"] == "utf-8")
+        #expect(replies[1]["result"]?["lines"]?.arrayValue?.last?["end"] == .number(Double(text.utf8.count)))
+        let after = try client.result("layout", ["text": .string(text)])
+        #expect(after["lines"]?.arrayValue?.last?["end"] == .number(Double(text.utf8.count)),
+                "a later request uses the encoding the batch chose (UTF-16 would end at \(text.utf16.count))")
+    }
+
     @Test func oversizedMessageIsRefusedAndTheConnectionClosed() throws {
         let daemon = try Daemon(limits: #"{"maxMessageBytes": 2048, "maxTextLength": 100}"#)
         defer { daemon.stop() }
