@@ -150,17 +150,18 @@ public final class Server: Sendable {
                     try connection.send(RPCResponse.failure(id: .null, error: error))
                     return
                 case .line(let bytes):
+                    // In flight from here until its answer is sent (SIGTERM's drain waits for it).
+                    service.inFlight.wrappingAdd(1, ordering: .sequentiallyConsistent)
                     switch service.route(line: bytes, session: session) {
                     case .reply(let reply):
+                        defer { service.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
                         if let reply { try connection.send(line: reply) }
                     case .job(let job):
                         pending.wait()
-                        service.inFlight.wrappingAdd(1, ordering: .sequentiallyConsistent)
                         outstanding.enter()
-                        let inFlight = service
-                        Self.workers.async {
+                        Self.workers.async { [service] in
                             if let reply = job() { try? connection.send(line: reply) }
-                            inFlight.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+                            service.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
                             pending.signal()
                             outstanding.leave()
                         }

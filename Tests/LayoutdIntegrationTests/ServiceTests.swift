@@ -191,6 +191,26 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath), "the socket file is gone")
     }
 
+    /// `update` runs on the connection's reader rather than the worker pool; SIGTERM waits
+    /// for it all the same.
+    @Test func sigtermFinishesAnUpdateInFlight() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let text = String(repeating: "lorem ipsum dolor sit amet ", count: 40_000)
+        let handle = try #require(client.result("layout", ["text": .string(text), "width": 300, "retain": true])["handle"]?.stringValue)
+        // One paragraph of 1 MB: an edit at its start lays all of it out again.
+        try client.connection.send(RPCRequest(id: .number(2), method: "update", params: [
+            "handle": .string(handle), "edits": [["start": 0, "end": 5, "text": "LOREM"]]]).json)
+        usleep(100_000)
+        kill(daemon.process.processIdentifier, SIGTERM)
+        let reply = try #require(try client.connection.receive())
+        #expect(reply["id"] == 2 && reply["error"] == nil && reply["result"]?["lines"]?.arrayValue?.isEmpty == false,
+                "the update in flight is answered: \(String(describing: reply["error"]))")
+        daemon.process.waitUntilExit()
+        #expect(daemon.process.terminationStatus == 0)
+    }
+
     @Test func pipelinedRequestsAnswerOutOfOrderAndCanBeCancelled() throws {
         let daemon = try Daemon(limits: #"{"requestSeconds": 60}"#)
         defer { daemon.stop() }
