@@ -74,6 +74,15 @@ public struct ParamReader {
         return try ParamReader(v, path: field(key))
     }
 
+    /// Fails, naming the first member whose key is not in `known` (for configuration files,
+    /// where a misspelt option must not be silently ignored).
+    public func rejectUnknownKeys(_ known: [String]) throws(RPCError) {
+        guard case .object(let members) = value else { return }
+        if let (key, _) = members.first(where: { !known.contains($0.0) }) {
+            throw .invalidParams(field: field(key), "is not a known option (known here: \(known.joined(separator: ", ")))")
+        }
+    }
+
     private func describe(_ v: JSONValue) -> String {
         if case .number(let d) = v { return JSONWriter.string(.number(d)) }
         return v.typeName

@@ -30,11 +30,11 @@ public struct ServerConfiguration: Sendable {
     public var requestSeconds = 30.0
     /// Requests of one connection queued or running at once; reading waits past it.
     public var maxPendingPerConnection = 64
-    /// Retained layouts kept at most (by count and by estimated bytes), least recently used
-    /// evicted first.
     /// Peers (by SO_PEERCRED uid) served; others get one error line. Default: the daemon's
     /// own uid and root.
     public var allowedUIDs: Set<UInt32> = [getuid(), 0]
+    /// Retained layouts kept at most (by count and by estimated bytes), least recently used
+    /// evicted first.
     public var maxRetainedLayouts = 1000
     public var maxRetainedBytes = 256 << 20
     /// Where the configuration came from, for the log.
@@ -42,12 +42,42 @@ public struct ServerConfiguration: Sendable {
 
     public init() {}
 
+    /// One line per option and its value, for `layoutd --check-config`.
+    public var summary: String {
+        let limits: [(String, String)] = [
+            ("maxMessageBytes", "\(maxMessageBytes)"), ("maxTextLength", "\(maxTextLength)"),
+            ("maxConnections", "\(maxConnections)"), ("maxConnectionsPerUid", "\(maxConnectionsPerUID)"),
+            ("partialMessageSeconds", "\(partialMessageSeconds)"), ("sendTimeoutSeconds", "\(sendTimeoutSeconds)"),
+            ("drainSeconds", "\(drainSeconds)"), ("requestSeconds", "\(requestSeconds)"),
+            ("maxPendingPerConnection", "\(maxPendingPerConnection)"),
+            ("retainedLayouts", "\(maxRetainedLayouts)"), ("retainedBytes", "\(maxRetainedBytes)"),
+        ]
+        var lines = [
+            "fontConfig: \(fontConfig ?? "(the system's fontconfig)")",
+            "defaultFont: \(defaultFamily) \(defaultSize)",
+            "allowedUids: \(allowedUIDs.sorted().map(String.init).joined(separator: ", "))",
+        ]
+        lines += limits.map { "limits.\($0.0): \($0.1)" }
+        return lines.joined(separator: "\n")
+    }
+
     /// Why a configuration file was refused.
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
     }
 
-    /// Reads `path`. Fails with a message naming the file and the member at fault.
+    /// The keys a configuration file may hold, at the top, in `defaultFont` and in `limits`;
+    /// any other key is an error that names it.
+    public static let topLevelKeys = ["fontConfig", "defaultFont", "allowedUids", "limits"]
+    public static let defaultFontKeys = ["family", "size"]
+    public static let limitKeys = [
+        "maxMessageBytes", "maxTextLength", "maxConnections", "maxConnectionsPerUid",
+        "partialMessageSeconds", "sendTimeoutSeconds", "drainSeconds", "requestSeconds",
+        "maxPendingPerConnection", "retainedLayouts", "retainedBytes",
+    ]
+
+    /// Reads `path`. Fails with a message naming the file and the member at fault (a wrong
+    /// type, a value out of range, an unknown key).
     public static func load(path: String) throws(Failure) -> ServerConfiguration {
         let bytes: [UInt8]
         do { bytes = try Files.read(path, limit: 1 << 20) } catch { throw Failure(description: "\(error)") }
@@ -61,8 +91,10 @@ public struct ServerConfiguration: Sendable {
         let base = Files.directory(of: path)
         do {
             let reader = try ParamReader(json)
+            try reader.rejectUnknownKeys(topLevelKeys)
             if let fc = try reader.string("fontConfig") { config.fontConfig = Files.resolve(fc, relativeTo: base) }
             if let font = try reader.object("defaultFont") {
+                try font.rejectUnknownKeys(defaultFontKeys)
                 let spec = try FontSpec(font)
                 config.defaultFamily = spec.family ?? config.defaultFamily
                 config.defaultSize = spec.size ?? config.defaultSize
@@ -79,6 +111,7 @@ public struct ServerConfiguration: Sendable {
                 config.allowedUIDs = uids
             }
             if let limits = try reader.object("limits") {
+                try limits.rejectUnknownKeys(limitKeys)
                 config.maxMessageBytes = try limits.integer("maxMessageBytes", in: 1024...(1 << 30)) ?? config.maxMessageBytes
                 config.maxTextLength = try limits.integer("maxTextLength", in: 1...(64 << 20)) ?? config.maxTextLength
                 config.maxConnections = try limits.integer("maxConnections", in: 1...65536) ?? config.maxConnections

@@ -9,11 +9,15 @@ import Glibc
 
 let usage = """
     usage: layoutd [--socket PATH] [--config FILE] [--log-level debug|info|warning|error]
+           layoutd --check-config FILE
 
       --socket PATH   listen here (default $XDG_RUNTIME_DIR/layoutd/layoutd.sock,
                       or /tmp/layoutd-$UID/layoutd.sock)
       --config FILE   configuration (default $LAYOUTD_CONFIG, /etc/layoutd/layoutd.json,
                       or config/layoutd.json of the source tree layoutd was built in)
+      --check-config FILE
+                      validate FILE (every key known, every value in range, the fonts it
+                      names load), print the settings, exit 0 when good, 1 when not
     """
 
 func fail(_ message: String, status: Int32 = 1) -> Never {
@@ -26,6 +30,7 @@ func environment(_ name: String) -> String? { getenv(name).map { String(cString:
 // MARK: Arguments
 var socketPath: String?
 var configPath: String?
+var checkOnly = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -35,6 +40,10 @@ while let argument = arguments.popFirst() {
     case "--config":
         guard let value = arguments.popFirst() else { fail("--config needs a file\n\(usage)", status: 2) }
         configPath = value
+    case "--check-config":
+        guard let value = arguments.popFirst() else { fail("--check-config needs a file\n\(usage)", status: 2) }
+        configPath = value
+        checkOnly = true
     case "--log-level":
         let levels: [String: Log.Level] = ["debug": .debug, "info": .info, "warning": .warning, "error": .error]
         guard let value = arguments.popFirst(), let level = levels[value] else {
@@ -68,6 +77,10 @@ do {
 }
 Log.info("configuration: \(configuration.source); fonts: \(configuration.fontConfig ?? "system fontconfig") (\(fonts.fontCount) faces)")
 if fonts.fontCount == 0 { fail("the font configuration lists no fonts; install the font packages (scripts/setup)") }
+if checkOnly {
+    print("\(configuration.source): ok (\(fonts.fontCount) font faces)\n\(configuration.summary)")
+    exit(0)
+}
 
 let engine = TextLayoutEngine(fonts: fonts, maxTextLength: configuration.maxTextLength)
 // Warm the default font and the fallbacks the common scripts need before taking requests.

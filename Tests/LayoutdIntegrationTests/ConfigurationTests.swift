@@ -1,0 +1,78 @@
+import Foundation
+import LayoutProtocol
+import Testing
+
+/// `layoutd --check-config` and the configuration file: every option shipped at its default,
+/// unknown keys and bad values refused with the key named.
+@Suite struct ConfigurationTests {
+    /// Runs `layoutd --check-config` on a file holding `json` (or on `path`): exit status,
+    /// standard output, standard error.
+    func check(json: String? = nil, path: String? = nil) throws -> (status: Int32, out: String, err: String) {
+        var file = path ?? ""
+        if let json {
+            file = NSTemporaryDirectory() + "layoutd-config-\(getpid())-\(UUID().uuidString).json"
+            // Point fontConfig at the pinned fonts unless the text names its own.
+            let text = json.contains("fontConfig") ? json
+                : json.replacingOccurrences(of: "{", with: #"{"fontConfig": "\#(repositoryRoot)/config/fonts.conf", "#, options: [], range: json.range(of: "{"))
+                    .replacingOccurrences(of: ", }", with: "}")
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+        }
+        defer { if json != nil { try? FileManager.default.removeItem(atPath: file) } }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Daemon.binary())
+        process.arguments = ["--check-config", file]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output, error)
+    }
+
+    /// The settings lines of a check (after the "ok" line), without the fontConfig path.
+    func settings(_ output: String) -> [String] {
+        output.split(separator: "\n").dropFirst().map(String.init).filter { !$0.hasPrefix("fontConfig:") }
+    }
+
+    @Test func theShippedFileHoldsEveryOptionAtItsDefault() throws {
+        let shipped = try check(path: "\(repositoryRoot)/config/layoutd.json")
+        #expect(shipped.status == 0, "\(shipped.err)")
+        #expect(shipped.out.hasPrefix("\(repositoryRoot)/config/layoutd.json: ok"))
+        // Every limit layoutd prints is spelt out in the file…
+        let file = try JSONParser.parse(Array(try String(contentsOfFile: "\(repositoryRoot)/config/layoutd.json", encoding: .utf8).utf8))
+        guard case .object(let limits)? = file["limits"] else { Issue.record("no limits in the file"); return }
+        let printed = settings(shipped.out).filter { $0.hasPrefix("limits.") }
+            .map { String($0.dropFirst("limits.".count).prefix { $0 != ":" }) }
+        #expect(printed.count >= 11)
+        #expect(Set(limits.map(\.0)) == Set(printed))
+        // …and at the value layoutd uses when the file says nothing.
+        let defaults = try check(json: "{}")
+        #expect(defaults.status == 0, "\(defaults.err)")
+        #expect(settings(defaults.out) == settings(shipped.out))
+    }
+
+    @Test func unknownKeysAreErrorsThatNameThem() throws {
+        for (json, key) in [(#"{"fontconfig": "x"}"#, "`fontconfig`"),
+                            (#"{"limits": {"maxConections": 3}}"#, "`limits.maxConections`"),
+                            (#"{"defaultFont": {"family": "Inter", "szie": 12}}"#, "`defaultFont.szie`")] {
+            let result = try check(json: json)
+            #expect(result.status == 1, "\(json)")
+            #expect(result.err.contains(key) && result.err.contains("not a known option"), "\(result.err)")
+            #expect(result.out.isEmpty)
+        }
+    }
+
+    @Test func badValuesAreErrorsThatNameTheKey() throws {
+        for (json, key) in [(#"{"limits": {"maxConnections": "many"}}"#, "`limits.maxConnections`"),
+                            (#"{"limits": {"requestSeconds": -1}}"#, "`limits.requestSeconds`"),
+                            (#"{"allowedUids": [-5]}"#, "`allowedUids[0]`")] {
+            let result = try check(json: json)
+            #expect(result.status == 1, "\(json)")
+            #expect(result.err.contains(key), "\(result.err)")
+        }
+        let notJSON = try check(json: "{limits")
+        #expect(notJSON.status == 1 && notJSON.err.contains("not valid JSON"), "\(notJSON.err)")
+    }
+}
