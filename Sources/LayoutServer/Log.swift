@@ -2,14 +2,27 @@
 import Glibc
 #endif
 
-/// Log lines on standard error: `layoutd[pid]: level: message`. Under systemd the journal
-/// stamps time; elsewhere the line is enough to act on.
+/// Log lines on standard error, one per event: `layoutd[pid]: level: message`. When standard
+/// error is the journal (`JOURNAL_STREAM` names its device and inode, as systemd sets it), each
+/// line starts with the syslog priority the journal reads (`<3>` error, `<4>` warning, `<6>`
+/// info, `<7>` debug) and leaves out the pid, which the journal records itself.
 public enum Log {
     public enum Level: Int, Sendable, Comparable {
         case debug, info, warning, error
         public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
         var name: String { ["debug", "info", "warning", "error"][rawValue] }
+        /// syslog priority (sd-daemon(3)).
+        var priority: Int { [7, 6, 4, 3][rawValue] }
     }
+
+    /// Whether standard error is the journal's stream: `JOURNAL_STREAM` is "device:inode" of
+    /// the stream systemd connected, and fd 2 is still that stream (not redirected since).
+    private static let toJournal: Bool = {
+        guard let value = getenv("JOURNAL_STREAM").map({ String(cString: $0) }) else { return false }
+        var st = stat()
+        guard fstat(2, &st) == 0 else { return false }
+        return value == "\(st.st_dev):\(st.st_ino)"
+    }()
 
     nonisolated(unsafe) private static var minimum: Level = .info
 
@@ -18,7 +31,8 @@ public enum Log {
 
     public static func write(_ level: Level, _ message: @autoclosure () -> String) {
         guard level >= minimum else { return }
-        let line = "layoutd[\(getpid())]: \(level.name): \(message())\n"
+        let line = toJournal ? "<\(level.priority)>\(level.name): \(message())\n"
+                             : "layoutd[\(getpid())]: \(level.name): \(message())\n"
         var bytes = Array(line.utf8)
         _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
     }

@@ -7,7 +7,9 @@ import Testing
 @Suite struct ConfigurationTests {
     /// Runs `layoutd --check-config` on a file holding `json` (or on `path`): exit status,
     /// standard output, standard error.
-    func check(json: String? = nil, path: String? = nil) throws -> (status: Int32, out: String, err: String) {
+    /// With `journal`, JOURNAL_STREAM names the standard error pipe, as systemd does for a
+    /// service whose output goes to the journal.
+    func check(json: String? = nil, path: String? = nil, journal: Bool = false) throws -> (status: Int32, out: String, err: String) {
         var file = path ?? ""
         if let json {
             file = NSTemporaryDirectory() + "layoutd-config-\(getpid())-\(UUID().uuidString).json"
@@ -24,6 +26,11 @@ import Testing
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        if journal {
+            var st = stat()
+            #expect(fstat(err.fileHandleForWriting.fileDescriptor, &st) == 0)
+            process.environment = ProcessInfo.processInfo.environment.merging(["JOURNAL_STREAM": "\(st.st_dev):\(st.st_ino)"]) { $1 }
+        }
         try process.run()
         let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -74,5 +81,15 @@ import Testing
         }
         let notJSON = try check(json: "{limits")
         #expect(notJSON.status == 1 && notJSON.err.contains("not valid JSON"), "\(notJSON.err)")
+    }
+
+    @Test func logLinesCarryJournalPrioritiesWhenStandardErrorIsTheJournal() throws {
+        let plain = try check(json: #"{"limits": {"bogus": 1}}"#)
+        #expect(plain.err.hasPrefix("layoutd[") && plain.err.contains("error: "), "\(plain.err)")
+        let bad = try check(json: #"{"limits": {"bogus": 1}}"#, journal: true)
+        #expect(bad.err.hasPrefix("<3>error: bad configuration"), "\(bad.err)")
+        let good = try check(json: "{}", journal: true)
+        let lines = good.err.split(separator: "\n")
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("<6>info: ") }, "\(good.err)")
     }
 }
