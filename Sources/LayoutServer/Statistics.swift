@@ -11,6 +11,7 @@ final class Statistics: Sendable {
         var total = 0
         var errors = 0
         var byMethod: [String: Int] = [:]
+        var errorsByMethod: [String: Int] = [:]
         /// The latest `window` latencies, in seconds (a ring).
         var latencies: [Double] = []
         var next = 0
@@ -30,7 +31,10 @@ final class Statistics: Sendable {
     func record(method: String, seconds: Double, failed: Bool) {
         state.withLock { s in
             s.total += 1
-            if failed { s.errors += 1 }
+            if failed {
+                s.errors += 1
+                s.errorsByMethod[method, default: 0] += 1
+            }
             s.byMethod[method, default: 0] += 1
             if s.latencies.count < Self.window {
                 s.latencies.append(seconds)
@@ -51,10 +55,14 @@ final class Statistics: Sendable {
                 return .number((sorted[i] * 1e6).rounded() / 1000)
             }
             return ["total": .number(Double(s.total)), "errors": .number(Double(s.errors)),
-                    "byMethod": .object(s.byMethod.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) }),
+                    "byMethod": Self.counts(s.byMethod), "errorsByMethod": Self.counts(s.errorsByMethod),
                     "latencyMs": ["p50": percentile(0.5), "p90": percentile(0.9), "p99": percentile(0.99),
                                   "max": percentile(1), "window": .number(Double(sorted.count))]]
         }
+    }
+
+    private static func counts(_ counts: [String: Int]) -> JSONValue {
+        .object(counts.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) })
     }
 
     /// Resident memory in bytes, from /proc/self/statm.

@@ -14,6 +14,8 @@ let usage = """
       layout [--width W] [--font "FAMILY [Bold] [Italic] SIZE"] [--language TAG] [--json] TEXT|-
                                              lay out TEXT (- reads standard input) and print
                                              each line: range, box, baseline and its text
+      stats [--json]                         the daemon's counters: requests and errors per
+                                             method, latency, caches, fonts, memory
 
     --socket defaults to $XDG_RUNTIME_DIR/layoutd/layoutd.sock, or /tmp/layoutd-$UID/layoutd.sock
     """
@@ -135,6 +137,19 @@ case "layout":
         shown = shown.replacingOccurrences("\n", "⏎").replacingOccurrences("\r", "␍")
         print("\(String(i).leftPadded(3))  [\(line.start), \(line.end))  x \(format(line.x)) y \(format(line.y)) w \(format(line.width)) h \(format(line.height))  baseline \(format(line.baseline))  │\(shown)│")
     }
+
+case "stats":
+    var json = false
+    for a in arguments {
+        guard a == "--json" else { fail("unknown option \(a)\n\(usage)", status: 2) }
+        json = true
+    }
+    let stats = Client(socket: socket).call("stats", [:])
+    if json {
+        print(JSONWriter.string(stats))
+        break
+    }
+    print(formatStats(stats))
 
 default:
     fail("unknown command \(command)\n\(usage)", status: 2)

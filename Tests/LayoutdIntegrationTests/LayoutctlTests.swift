@@ -1,4 +1,5 @@
 import Foundation
+import LayoutProtocol
 import Testing
 
 /// layoutctl, run as a person would, against a real layoutd.
@@ -56,6 +57,25 @@ import Testing
         #expect(bad.status != 0 && bad.error.contains("`width`"))
         let nowhere = try layoutctl(["--socket", "\(daemon.folder)/nothing.sock", "ping"])
         #expect(nowhere.status != 0 && nowhere.error.contains("cannot connect"))
+    }
+
+    @Test func statsPrintsCountersReadably() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        _ = try client.result("layout", ["text": "one"])
+        _ = try client.result("layout", ["text": "two"])
+        _ = try client.call("layout", ["text": 3])
+        let r = try layoutctl(["--socket", daemon.socketPath, "stats"])
+        #expect(r.status == 0, "\(r.error)")
+        let lines = r.output.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("layoutd ") == true)
+        #expect(lines.contains { $0.hasPrefix("requests ") && $0.contains("1 errors") && $0.contains("p99") }, "\(r.output)")
+        #expect(lines.contains("  layout       3 (1 errors)"), "\(r.output)")
+        #expect(lines.contains { $0.hasPrefix("connections  ") && $0.hasSuffix(" open (limit 256)") }, "\(r.output)")
+        #expect(lines.contains { $0.hasPrefix("memory") && $0.contains("MiB resident") })
+        let json = try layoutctl(["--socket", daemon.socketPath, "stats", "--json"])
+        #expect(try JSONParser.parse(Array(json.output.utf8))["requests"]?["errorsByMethod"]?["layout"] == 1)
     }
 
     @Test func linksNeitherHarfBuzzNorICU() throws {

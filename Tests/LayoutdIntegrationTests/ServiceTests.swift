@@ -104,10 +104,17 @@ import Testing
         let client = try daemon.connect()
         _ = try client.result("layout", ["text": "count me", "retain": true])
         _ = try client.call("layout", ["text": 3])
-        let stats = try client.result("stats")
+        // The daemon's readiness probe may still be closing: wait for it to be counted out.
+        var stats = try client.result("stats")
+        for _ in 0..<100 where stats["connections"]?["open"] != 1 {
+            usleep(20_000)
+            stats = try client.result("stats")
+        }
         #expect((stats["requests"]?["total"]?.intValue ?? 0) >= 2)
         #expect((stats["requests"]?["errors"]?.intValue ?? 0) >= 1)
         #expect(stats["requests"]?["byMethod"]?["layout"] == 2)
+        #expect(stats["requests"]?["errorsByMethod"]?["layout"] == 1)
+        #expect(stats["requests"]?["errorsByMethod"]?["stats"] == nil)
         #expect(stats["requests"]?["latencyMs"]?["p50"]?.doubleValue != nil)
         #expect(stats["connections"]?["open"] == 1)
         #expect(stats["caches"]?["retainedLayouts"]?["count"] == 1)
