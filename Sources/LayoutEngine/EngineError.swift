@@ -15,6 +15,8 @@ public enum EngineError: Error, Equatable, Sendable, CustomStringConvertible {
     case cancelled
     /// The request ran past its time limit.
     case timeLimitExceeded(seconds: Double)
+    /// The request used more CPU time than its limit.
+    case cpuLimitExceeded(seconds: Double)
 
     public var description: String {
         switch self {
@@ -32,6 +34,8 @@ public enum EngineError: Error, Equatable, Sendable, CustomStringConvertible {
             return "request cancelled"
         case .timeLimitExceeded(let seconds):
             return "the request ran past the time limit of \(seconds) s"
+        case .cpuLimitExceeded(let seconds):
+            return "the request used more than its limit of \(seconds) s of CPU time"
         }
     }
 }

@@ -325,13 +325,16 @@ public final class LayoutService: Sendable {
     }
 
     /// What the engine asks between paragraphs and lines: was the request cancelled, is it
-    /// past its deadline.
+    /// past its deadline, has it used up its CPU time. Called on the thread that will run the
+    /// layout (the engine runs a request on one thread), whose CPU clock it reads.
     func stopCheck(_ session: Session) -> (@Sendable () -> EngineError?)? {
         guard session.cancellation != nil || session.deadline != nil else { return nil }
         let flag = session.cancellation, deadline = session.deadline, limit = configuration.requestSeconds
+        let cpuLimit = configuration.requestCPUSeconds, cpuEnd = Statistics.threadCPUSeconds() + cpuLimit
         return {
             if flag?.isSet == true { return .cancelled }
             if let deadline, Statistics.now() > deadline { return .timeLimitExceeded(seconds: limit) }
+            if Statistics.threadCPUSeconds() > cpuEnd { return .cpuLimitExceeded(seconds: cpuLimit) }
             return nil
         }
     }
@@ -400,7 +403,7 @@ public final class LayoutService: Sendable {
             switch e {
             case .textTooLong: return .invalidParams(field: "text", e.description)
             case .cancelled: return RPCError(.requestCancelled, "request cancelled")
-            case .timeLimitExceeded: return RPCError(.serverError, e.description)
+            case .timeLimitExceeded, .cpuLimitExceeded: return RPCError(.serverError, e.description)
             case .noFontsAvailable, .unreadableFont, .fontConfigurationFailed:
                 return RPCError(.serverError, "\(e.description)")
             case .icuFailed: return RPCError(.internalError, "internal error: \(e.description)")

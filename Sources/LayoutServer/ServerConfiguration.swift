@@ -28,6 +28,8 @@ public struct ServerConfiguration: Sendable {
     public var drainSeconds = 10.0
     /// How long one request may run before it is stopped with an error.
     public var requestSeconds = 30.0
+    /// How much CPU time one request may use before it is stopped with an error.
+    public var requestCPUSeconds = 20.0
     /// Requests of one connection queued or running at once; reading waits past it.
     public var maxPendingPerConnection = 64
     /// Peers (by SO_PEERCRED uid) served; others get one error line. Default: the daemon's
@@ -49,6 +51,7 @@ public struct ServerConfiguration: Sendable {
             ("maxConnections", "\(maxConnections)"), ("maxConnectionsPerUid", "\(maxConnectionsPerUID)"),
             ("partialMessageSeconds", "\(partialMessageSeconds)"), ("sendTimeoutSeconds", "\(sendTimeoutSeconds)"),
             ("drainSeconds", "\(drainSeconds)"), ("requestSeconds", "\(requestSeconds)"),
+            ("requestCPUSeconds", "\(requestCPUSeconds)"),
             ("maxPendingPerConnection", "\(maxPendingPerConnection)"),
             ("retainedLayouts", "\(maxRetainedLayouts)"), ("retainedBytes", "\(maxRetainedBytes)"),
         ]
@@ -72,7 +75,7 @@ public struct ServerConfiguration: Sendable {
     public static let defaultFontKeys = ["family", "size"]
     public static let limitKeys = [
         "maxMessageBytes", "maxTextLength", "maxConnections", "maxConnectionsPerUid",
-        "partialMessageSeconds", "sendTimeoutSeconds", "drainSeconds", "requestSeconds",
+        "partialMessageSeconds", "sendTimeoutSeconds", "drainSeconds", "requestSeconds", "requestCPUSeconds",
         "maxPendingPerConnection", "retainedLayouts", "retainedBytes",
     ]
 
@@ -121,6 +124,7 @@ public struct ServerConfiguration: Sendable {
                 config.sendTimeoutSeconds = try limits.number("sendTimeoutSeconds", in: 0.001...86400, what: "seconds") ?? config.sendTimeoutSeconds
                 config.drainSeconds = try limits.number("drainSeconds", in: 0...3600, what: "seconds") ?? config.drainSeconds
                 config.requestSeconds = try limits.number("requestSeconds", in: 0.001...86400, what: "seconds") ?? config.requestSeconds
+                config.requestCPUSeconds = try limits.number("requestCPUSeconds", in: 0.001...86400, what: "seconds") ?? config.requestCPUSeconds
                 config.maxPendingPerConnection = try limits.integer("maxPendingPerConnection", in: 1...100_000) ?? config.maxPendingPerConnection
                 config.maxRetainedBytes = try limits.integer("retainedBytes", in: 0...(1 << 40)) ?? config.maxRetainedBytes
             }

@@ -27,6 +27,13 @@ final class Statistics: Sendable {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
+    /// CPU time the calling thread has used, in seconds.
+    static func threadCPUSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
     /// Records one answered request.
     func record(method: String, seconds: Double, failed: Bool) {
         state.withLock { s in

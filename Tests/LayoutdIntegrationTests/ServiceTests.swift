@@ -259,6 +259,17 @@ import Testing
         #expect(try client.result("ping")["pong"] == true)
     }
 
+    @Test func requestsPastTheCPULimitStop() throws {
+        let daemon = try Daemon(limits: #"{"requestSeconds": 600, "requestCPUSeconds": 0.05}"#)
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let slow = String(repeating: "lorem ipsum dolor sit amet\n", count: 60_000)
+        let reply = try client.call("layout", ["text": .string(slow), "width": 300])
+        #expect(reply["error"]?["code"] == -32000)
+        #expect(reply["error"]?["message"]?.stringValue?.contains("CPU time") == true, "\(reply)")
+        #expect(try client.result("measure", ["text": "quick"])["size"] != nil, "a cheap request is served")
+    }
+
     @Test func systemdUnitsVerify() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") else { return }
         let folder = NSTemporaryDirectory() + "layoutd-units-\(getpid())"
