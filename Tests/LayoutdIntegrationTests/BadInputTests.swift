@@ -65,6 +65,56 @@ import Testing
         #expect(try client.result("ping")["pong"] == true)
     }
 
+    /// Inputs at the extremes: a result, or a -32602 naming the member; the connection goes on.
+    @Test func extremeInputsGetAResultOrANamedError() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        // 100,000 combining marks on one base: one cluster, so one line however narrow.
+        let marks = try #require(LayoutResult(json: client.result("layout", [
+            "text": .string("a" + String(repeating: "\u{301}", count: 100_000)), "width": 10])))
+        #expect(marks.lines.count == 1 && marks.lines[0].end == 100_001)
+        // A 1 MB word with no break opportunity wraps between clusters, lines contiguous.
+        let word = try #require(LayoutResult(json: client.result("layout", [
+            "text": .string(String(repeating: "x", count: 1_000_000)), "width": 300])))
+        #expect(word.lines.count > 1000 && word.lines.last?.end == 1_000_000)
+        #expect(zip(word.lines, word.lines.dropFirst()).allSatisfy { $0.end == $1.start })
+        #expect(word.lines.allSatisfy { $0.width <= 300 })
+
+        let named: [(JSONValue, String)] = [
+            (["text": "x", "font": ["size": 1e6]], "font.size"),
+            (["text": "x", "font": ["size": 1e300]], "font.size"),
+            (["text": "hello world", "paragraph": ["maxLines": 1, "truncation": ["token": .string(String(repeating: "more ", count: 100_000))]]],
+             "paragraph.truncation.token"),
+            (["text": "hello world", "spans": [["start": 5, "end": 2, "underline": true]]], "spans[0].end"),
+            (["text": "hello world", "spans": [["start": 5, "end": 200, "underline": true]]], "spans[0].end"),
+        ]
+        for (params, field) in named {
+            let reply = try client.call("layout", params)
+            #expect(reply["error"]?["code"] == -32602 && reply["error"]?["data"]?["field"] == .string(field),
+                    "\(JSONWriter.string(reply).prefix(300))")
+        }
+
+        // Offsets inside a surrogate pair: an error naming the member for positions, a span
+        // edge widened to the whole character.
+        let handle = try #require(client.result("layout", ["text": "a😀b", "retain": true])["handle"]?.stringValue)
+        let inside: [(String, JSONValue, String)] = [
+            ("caret", ["handle": .string(handle), "index": 2], "index"),
+            ("word", ["handle": .string(handle), "index": 2], "index"),
+            ("rects", ["handle": .string(handle), "start": 2, "end": 3], "start"),
+            ("update", ["handle": .string(handle), "edits": [["start": 2, "end": 2, "text": "x"]]], "edits[0].start"),
+        ]
+        for (method, params, field) in inside {
+            let reply = try client.call(method, params)
+            #expect(reply["error"]?["data"]?["field"] == .string(field), "\(method): \(JSONWriter.string(reply))")
+            #expect(reply["error"]?["message"]?.stringValue?.contains("inside a character") == true)
+        }
+        let widened = try #require(LayoutResult(json: client.result("layout", [
+            "text": "a😀b", "spans": [["start": 2, "end": 3, "link": "https://x"]]])))
+        #expect(widened.regions.first.map { ($0.start, $0.end) } ?? (0, 0) == (1, 3))
+        #expect(try client.result("ping")["pong"] == true)
+    }
+
     @Test func invalidUTF8IsAParseError() throws {
         let daemon = try Daemon()
         defer { daemon.stop() }
