@@ -21,6 +21,9 @@ import Testing
         (#"{"jsonrpc": "2.0", "id": 1, "method": "layout", "params": {"text": "x", "font": {"size": -1}}}"#, -32602, "font.size"),
         (#"{"jsonrpc": "2.0", "id": 1, "method": "layout", "params": {"text": "x", "font": {"family": 3}}}"#, -32602, "font.family"),
         (#"{"jsonrpc": "2.0", "id": 1, "method": "layout", "params": ["x"]}"#, -32602, nil),
+        // Nesting past 64 levels (here 100 000) is a parse error, not a stack overflow.
+        (#"{"jsonrpc": "2.0", "id": 1, "method": "layout", "params": {"text": "x", "data": "# + String(repeating: "[", count: 100_000)
+            + String(repeating: "]", count: 100_000) + "}}", -32700, nil),
     ]
 
     @Test func eachGetsItsErrorAndTheConnectionCarriesOn() throws {
