@@ -48,11 +48,7 @@ final class FontConfiguration: @unchecked Sendable {
         var entries: [String] = []
         for i in 0..<Int(set.pointee.nfont) {
             guard let font = set.pointee.fonts[i] else { continue }
-            var file: UnsafeMutablePointer<FcChar8>?
-            guard FcPatternGetString(font, FC_FILE, 0, &file) == FcResultMatch, let file else { continue }
-            var index: Int32 = 0
-            _ = FcPatternGetInteger(font, FC_INDEX, 0, &index)
-            let name = String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self))
+            guard let (name, index) = fontFile(of: font) else { continue }
             var info = stat()
             _ = stat(name, &info)
             entries.append("\(name)#\(index):\(info.st_size):\(info.st_mtim.tv_sec)")
@@ -73,4 +69,14 @@ final class FontConfiguration: @unchecked Sendable {
 @inline(__always)
 func fcString(_ p: UnsafePointer<CChar>) -> UnsafePointer<FcChar8> {
     UnsafeRawPointer(p).assumingMemoryBound(to: FcChar8.self)
+}
+
+/// The file path and face index (FC_FILE, FC_INDEX; 0 when unset) of a fontconfig pattern,
+/// or nil when it names no file. The pattern stays its owner's.
+func fontFile(of pattern: OpaquePointer) -> (path: String, index: Int32)? {
+    var file: UnsafeMutablePointer<FcChar8>?
+    guard FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file else { return nil }
+    var index: Int32 = 0
+    _ = FcPatternGetInteger(pattern, FC_INDEX, 0, &index)
+    return (String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self)), index)
 }

@@ -49,17 +49,13 @@ final class FallbackList: @unchecked Sendable {
         var seen: Set<FaceIdentity> = []
         for i in 0..<Int(set.pointee.nfont) {
             guard let font = set.pointee.fonts[i] else { continue }
-            var file: UnsafeMutablePointer<FcChar8>?
-            guard FcPatternGetString(font, FC_FILE, 0, &file) == FcResultMatch, let file else { continue }
-            var index: Int32 = 0
-            _ = FcPatternGetInteger(font, FC_INDEX, 0, &index)
+            guard let (path, instance) = fontFile(of: font) else { continue }
             // A variable font's named instance (index n << 16 | face) is its face at set axis
             // values: use the face, and set the axes from the request (weight → wght).
-            index &= 0xFFFF
+            let index = instance & 0xFFFF
             var charset: OpaquePointer?
             if FcPatternGetCharSet(font, FC_CHARSET, 0, &charset) != FcResultMatch { charset = nil }
-            let identity = FaceIdentity(path: String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self)),
-                                        index: Int(index))
+            let identity = FaceIdentity(path: path, index: Int(index))
             guard seen.insert(identity).inserted else { continue }
             identities.append(identity)
             charsets.append(charset)
