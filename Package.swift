@@ -15,6 +15,10 @@ let package = Package(
     products: [
         .executable(name: "layoutd", targets: ["layoutd"]),
         .executable(name: "layoutctl", targets: ["layoutctl"]),
+        // Plugins: shared objects installed beside layoutd, loaded by default.
+        .library(name: "layoutd-plugin-links", type: .dynamic, targets: ["LinksPlugin"]),
+        .library(name: "layoutd-plugin-shortcodes", type: .dynamic, targets: ["ShortcodesPlugin"]),
+        .library(name: "layoutd-plugin-render", type: .dynamic, targets: ["RenderPlugin"]),
     ],
     targets: [
         // MARK: C modules
@@ -29,14 +33,20 @@ let package = Package(
         .systemLibrary(
             name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz",
             providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(
+            name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "CICUShim", path: "Sources/CICUShim",
             linkerSettings: [.linkedLibrary("icuuc")]),
 
+        // The plugin ABI: one header (include/layoutd_plugin.h), the only thing plugins link.
+        .target(name: "CLayoutPlugin", path: "Sources/CLayoutPlugin"),
+
         // MARK: Engine
         .target(
             name: "LayoutEngine",
-            dependencies: ["CFontconfig", "CHarfBuzz", "CICUShim"],
+            dependencies: ["CFontconfig", "CFreeType", "CHarfBuzz", "CICUShim"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: Protocol types, transport, server
@@ -45,7 +55,8 @@ let package = Package(
             name: "LayoutTransport", dependencies: ["LayoutProtocol"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(
-            name: "LayoutServer", dependencies: ["LayoutEngine", "LayoutProtocol", "LayoutTransport"],
+            name: "LayoutServer",
+            dependencies: ["LayoutEngine", "LayoutProtocol", "LayoutTransport", "CLayoutPlugin", "CZlib"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: Executables
@@ -55,6 +66,17 @@ let package = Package(
         .executableTarget(
             name: "layoutctl", dependencies: ["LayoutProtocol", "LayoutTransport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
+
+        // MARK: Plugins (C, linking only the ABI header target)
+        .target(
+            name: "LinksPlugin", dependencies: ["CLayoutPlugin"], path: "Plugins/links",
+            cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
+        .target(
+            name: "ShortcodesPlugin", dependencies: ["CLayoutPlugin"], path: "Plugins/shortcodes",
+            cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
+        .target(
+            name: "RenderPlugin", dependencies: ["CLayoutPlugin"], path: "Plugins/render",
+            cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
 
         // MARK: Tests
         .testTarget(
