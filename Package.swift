@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "layoutd-plugin-links", type: .dynamic, targets: ["LinksPlugin"]),
         .library(name: "layoutd-plugin-shortcodes", type: .dynamic, targets: ["ShortcodesPlugin"]),
         .library(name: "layoutd-plugin-render", type: .dynamic, targets: ["RenderPlugin"]),
+        .library(name: "layoutd-plugin-ticket", type: .dynamic, targets: ["TicketPlugin"]),
     ],
     targets: [
         // MARK: C modules
@@ -69,13 +70,18 @@ let package = Package(
 
         // MARK: Plugins (C, linking only the ABI header target)
         .target(
-            name: "LinksPlugin", dependencies: ["CLayoutPlugin"], path: "Plugins/links",
+            name: "LinksPlugin", dependencies: ["CLayoutPlugin"], path: "Plugins/links", publicHeadersPath: ".",
             cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
         .target(
-            name: "ShortcodesPlugin", dependencies: ["CLayoutPlugin"], path: "Plugins/shortcodes",
+            name: "ShortcodesPlugin", dependencies: ["CLayoutPlugin"], path: "Plugins/shortcodes", publicHeadersPath: ".",
             cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
         .target(
-            name: "RenderPlugin", dependencies: ["CLayoutPlugin"], path: "Plugins/render",
+            name: "RenderPlugin", dependencies: ["CLayoutPlugin"], path: "Plugins/render", publicHeadersPath: ".",
+            cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
+
+        // The example of docs/plugins.md (a ticket-key link detector).
+        .target(
+            name: "TicketPlugin", dependencies: ["CLayoutPlugin"], path: "Plugins/example", publicHeadersPath: ".",
             cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
 
         // MARK: Tests

@@ -13,6 +13,8 @@ public struct LineResult: Sendable, Equatable {
     public var hyphenated: Bool
     /// The line's runs in visual order (with `detail` runs or glyphs; nil otherwise).
     public var runs: [RunResult]?
+    /// With `decorations`: what the line renderer asked to draw on this line.
+    public var decorations: [JSONValue]?
 
     public init(start: Int, end: Int, x: Double, y: Double, width: Double, height: Double,
                 baseline: Double, ascent: Double, descent: Double, hyphenated: Bool = false, runs: [RunResult]? = nil) {
@@ -28,6 +30,7 @@ public struct LineResult: Sendable, Equatable {
             ("ascent", .number(ascent)), ("descent", .number(descent))]
         if hyphenated { members.append(("hyphenated", true)) }
         if let runs { members.append(("runs", .array(runs.map(\.json)))) }
+        if let decorations { members.append(("decorations", .array(decorations))) }
         return .object(members)
     }
 
@@ -175,6 +178,8 @@ public struct LayoutResult: Sendable, Equatable {
     /// Identifies the fonts the layout was made with; it changes when fonts or the
     /// configuration change (after a reload), so clients know to drop their caches.
     public var fontFingerprint: String?
+    /// Plugin calls that failed without failing the request (written only when some did).
+    public var warnings: [String] = []
 
     public init(width: Double, height: Double, truncated: Bool = false, lines: [LineResult], regions: [RegionResult] = [],
                 fonts: [FontResult] = [], styles: [JSONValue]? = nil, visible: [RangeResult]? = nil, handle: String? = nil,
@@ -196,6 +201,7 @@ public struct LayoutResult: Sendable, Equatable {
         if let styles { members.append(("styles", .array(styles))) }
         if let visible { members.append(("visible", .array(visible.map(\.json)))) }
         if let fontFingerprint { members.append(("fontFingerprint", .string(fontFingerprint))) }
+        if !warnings.isEmpty { members.append(("warnings", .array(warnings.map { .string($0) }))) }
         return .object(members)
     }
 

@@ -272,6 +272,12 @@ public struct LayoutParams: Sendable {
     public var exclusions: [RectParams] = []
     /// One factor for every size in the request (fonts, spacing, indents, tab stops).
     public var scale: Double = 1
+    /// Link kinds to detect with the link-detector plugins (each hit becomes a region).
+    public var detectors: [DetectorRequest] = []
+    /// Attachment providers to run (each match lays out as an inline object); nil: none.
+    public var attachments: AttachmentProvidersRequest?
+    /// A line renderer asked for per-line `decorations`; nil: none.
+    public var decorations: DecorationsRequest?
 
     public static let directions = ["auto", "ltr", "rtl"]
     public static let details = ["lines", "runs", "glyphs"]
@@ -330,6 +336,9 @@ public struct LayoutParams: Sendable {
             }
         }
         scale = try reader.number("scale", in: 0.01...100, what: "a factor from 0.01 to 100") ?? 1
+        if let v = reader.member("detectors") { detectors = try DetectorRequest.list(v) }
+        if let v = reader.member("attachments") { attachments = try AttachmentProvidersRequest.read(v) }
+        if let v = reader.member("decorations") { decorations = try DecorationsRequest.read(v) }
     }
 
     /// A BCP 47 tag: ASCII letters, digits, `-` and `_`.

@@ -138,6 +138,10 @@ public struct AttachmentSpec: Sendable, Equatable {
     public var descent: Double
     public var value: JSONValue?
 
+    public init(width: Double, ascent: Double, descent: Double, value: JSONValue? = nil) {
+        self.width = width; self.ascent = ascent; self.descent = descent; self.value = value
+    }
+
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [("width", .number(width)), ("ascent", .number(ascent)), ("descent", .number(descent))]
         if let value { members.append(("value", value)) }

@@ -79,7 +79,7 @@ public final class LayoutService: Sendable {
     public static let serverVersion = "0.1.0"
     /// Methods answered, as `initialize` lists them.
     public static let methods = ["initialize", "layout", "measure", "boundaries", "hitTest", "caret", "rects", "word",
-                                 "lineRange", "selectedText", "update", "release", "stats", "reload", "ping"]
+                                 "lineRange", "selectedText", "update", "release", "render", "stats", "reload", "ping"]
 
     /// The engine and configuration in force; `reload` replaces both at once.
     private let current: Mutex<(engine: TextLayoutEngine, configuration: ServerConfiguration)>
@@ -87,6 +87,11 @@ public final class LayoutService: Sendable {
     public var configuration: ServerConfiguration { current.withLock { $0.configuration } }
     /// Makes a new engine and configuration from the configuration file (for `reload`).
     private let reloader: (@Sendable () throws -> (TextLayoutEngine, ServerConfiguration))?
+    /// The plugins in force; `reload` loads them again (requests in flight keep theirs).
+    private let pluginSet: Mutex<PluginSet>
+    public var plugins: PluginSet { pluginSet.withLock { $0 } }
+    /// Loads the plugins a configuration names (for `reload`).
+    private let pluginLoader: (@Sendable (ServerConfiguration) -> PluginSet)?
     /// Connections that asked for `fontsChanged`, by session.
     private let subscribers = Mutex<[ObjectIdentifier: @Sendable (JSONValue) -> Void]>([:])
     /// Retained layouts, shared by every connection.
@@ -98,10 +103,14 @@ public final class LayoutService: Sendable {
     public let inFlight = Atomic<Int>(0)
 
     /// `reloader` re-reads the configuration and rescans fonts for `reload` and SIGHUP.
+    /// `plugins` are those loaded at start; `pluginLoader` loads them again on reload.
     public init(engine: TextLayoutEngine, configuration: ServerConfiguration,
-                reloader: (@Sendable () throws -> (TextLayoutEngine, ServerConfiguration))? = nil) {
+                reloader: (@Sendable () throws -> (TextLayoutEngine, ServerConfiguration))? = nil,
+                plugins: PluginSet = .empty, pluginLoader: (@Sendable (ServerConfiguration) -> PluginSet)? = nil) {
         self.current = Mutex((engine, configuration))
         self.reloader = reloader
+        self.pluginSet = Mutex(plugins)
+        self.pluginLoader = pluginLoader
         self.store = LayoutStore(maxCount: configuration.maxRetainedLayouts, maxBytes: configuration.maxRetainedBytes)
     }
 
@@ -115,6 +124,10 @@ public final class LayoutService: Sendable {
         let made: (TextLayoutEngine, ServerConfiguration)
         do { made = try reloader() } catch {
             throw RPCError(.serverError, "reload failed, the previous configuration stays: \(error)")
+        }
+        if let pluginLoader {
+            let fresh = pluginLoader(made.1)
+            pluginSet.withLock { $0 = fresh }
         }
         current.withLock { $0 = made }
         let after = made.0.fonts.fingerprint
@@ -210,6 +223,7 @@ public final class LayoutService: Sendable {
         case "lineRange": return try lineRange(request.params, session: session)
         case "selectedText": return try selectedText(request.params, session: session)
         case "update": return try update(request.params, session: session)
+        case "render": return try render(request.params, session: session)
         case "release": return try release(request.params)
         case "stats": return stats()
         case "reload": return ["fontFingerprint": .string(try reload())]
@@ -249,7 +263,7 @@ public final class LayoutService: Sendable {
             "protocolVersion": .number(Double(Self.protocolVersion)),
             "offsetEncoding": .string(chosen.rawValue),
             "server": ["name": .string(Self.serverName), "version": .string(Self.serverVersion)],
-            "capabilities": ["methods": .array(Self.methods.map { .string($0) }), "plugins": [],
+            "capabilities": ["methods": .array(Self.methods.map { .string($0) }), "plugins": plugins.summaryJSON,
                              "notifications": ["fontsChanged"]],
             "fontFingerprint": .string(engine.fonts.fingerprint),
         ]
@@ -271,6 +285,7 @@ public final class LayoutService: Sendable {
                  utf16Spans: [(start: Int, end: Int, attributes: SpanAttributes)]? = nil,
                  utf16Text: [UInt16]? = nil, previous: RetainedLayout? = nil) throws(RPCError) -> RetainedLayout {
         let detail = p.detail.flatMap(LayoutDetail.init(rawValue:)) ?? .lines
+        try checkDecorations(p)
         var built = try build(p, session: session, detail: detail, utf16Spans: utf16Spans, utf16Text: utf16Text)
         built.request.shouldStop = stopCheck(session)
         if geometry {
@@ -292,7 +307,9 @@ public final class LayoutService: Sendable {
         let layout = retained.layout
         let detail = retained.detail
         let offsets = retained.mapping(session.offsetEncoding)
-        let lines = layout.lines[selected ?? layout.lines.indices].map { line in
+        let chosen = selected ?? layout.lines.indices
+        let decorations = lineDecorations(retained, lines: chosen)
+        var lines = layout.lines[chosen].map { line in
             LineResult(start: offsets.convert(line.start), end: offsets.convert(line.end), x: wire(line.x), y: wire(line.y),
                        width: wire(line.width), height: wire(line.height), baseline: wire(line.baseline),
                        ascent: wire(line.ascent), descent: wire(line.descent), hyphenated: line.hyphenated,
@@ -307,6 +324,9 @@ public final class LayoutService: Sendable {
                                      } : nil)
                        } : nil)
         }
+        if let decorations {
+            for i in lines.indices { lines[i].decorations = decorations[i] }
+        }
         let fonts = (detail >= .runs ? layout.fonts : Array(layout.fonts.prefix(1))).map {
             FontResult(family: $0.family, file: $0.identity.path, index: $0.identity.index, size: $0.size,
                        variations: Dictionary($0.variations.map { ($0.tag, $0.value) }, uniquingKeysWith: { $1 }))
@@ -318,10 +338,12 @@ public final class LayoutService: Sendable {
         let visible = layout.truncated
             ? layout.visibleRanges.map { RangeResult(start: offsets.convert($0.lowerBound), end: offsets.convert($0.upperBound)) }
             : nil
-        return LayoutResult(width: wire(layout.width), height: wire(layout.height), truncated: layout.truncated,
-                            lines: lines, regions: regions, fonts: fonts,
-                            styles: detail >= .runs ? retained.built.styles.map(\.json) : nil, visible: visible,
-                            handle: handle, fontFingerprint: retained.fontFingerprint)
+        var result = LayoutResult(width: wire(layout.width), height: wire(layout.height), truncated: layout.truncated,
+                                  lines: lines, regions: regions, fonts: fonts,
+                                  styles: detail >= .runs ? retained.built.styles.map(\.json) : nil, visible: visible,
+                                  handle: handle, fontFingerprint: retained.fontFingerprint)
+        result.warnings = retained.built.warnings
+        return result
     }
 
     /// What the engine asks between paragraphs and lines: was the request cancelled, is it
@@ -342,7 +364,7 @@ public final class LayoutService: Sendable {
     /// `measure`: the layout params → `{size, lineCount, truncated}`, nothing else computed.
     private func measure(_ params: JSONValue?, session: Session) throws(RPCError) -> JSONValue {
         let p = try LayoutParams(json: params)
-        var built = try build(p, session: session, detail: .lines)
+        var built = try build(p, session: session, detail: .lines, detect: false)
         built.request.keepsGeometry = false
         built.request.shouldStop = stopCheck(session)
         let layout: TextLayout
@@ -391,7 +413,7 @@ public final class LayoutService: Sendable {
             ],
             "fonts": ["faces": .number(Double(engine.fonts.fontCount)),
                       "configuration": engine.fonts.fontConfigPath.map { .string($0) } ?? .null],
-            "plugins": [],
+            "plugins": plugins.statsJSON,
             "memory": ["residentBytes": Statistics.residentBytes().map { .number(Double($0)) } ?? .null],
         ]
     }

@@ -12,8 +12,11 @@ struct BuiltRequest {
     /// Link and data spans, snapped, in UTF-16, in the order given.
     var regionSpans: [(kind: String, start: Int, end: Int, value: JSONValue)]
     var token: String
-    /// Every span, snapped, in UTF-16 (what `update` carries through edits).
+    /// Every span the client gave, snapped, in UTF-16 (what `update` carries through edits;
+    /// attachments from plugins are not among them, they are found again after each edit).
     var spans: [(start: Int, end: Int, attributes: SpanAttributes)]
+    /// What went wrong in plugins without failing the request, for the result's `warnings`.
+    var warnings: [String] = []
 }
 
 extension LayoutService {
@@ -21,9 +24,11 @@ extension LayoutService {
     /// for span offsets past the end of the text or text over the length limit.
     /// `utf16Spans`, when given, replaces `p.spans`: spans already in UTF-16 (after edits).
     /// `utf16Text`, when given, replaces `p.text` (the text after edits, already in UTF-16).
+    /// `detect`: run the link detectors (not needed when only the size is wanted).
     func build(_ p: LayoutParams, session: Session, detail: LayoutDetail,
                utf16Spans: [(start: Int, end: Int, attributes: SpanAttributes)]? = nil,
-               utf16Text: [UInt16]? = nil) throws(RPCError) -> BuiltRequest {
+               utf16Text: [UInt16]? = nil, detect: Bool = true) throws(RPCError) -> BuiltRequest {
+        var warnings: [String] = []
         let text: [UInt16]
         if let utf16Text { text = utf16Text } else { text = try utf16(p.text) }
         let mapping = OffsetMapping(text: text, encoding: session.offsetEncoding.engineEncoding)
@@ -37,29 +42,36 @@ extension LayoutService {
         // Spans: to UTF-16, edges snapped outward to grapheme clusters.
         var spans: [(start: Int, end: Int, attributes: SpanAttributes)] = []
         let given = utf16Spans ?? []
-        if !p.spans.isEmpty || !given.isEmpty {
-            let graphemes: [Int]
-            do { graphemes = try engine.boundaries(.grapheme, of: text) } catch { throw Self.rpcError(error) }
-            func snapped(_ start: Int, _ end: Int) -> (Int, Int) {
-                (graphemes[max(0, graphemes.partitionPoint { $0 <= start } - 1)],
-                 graphemes[min(graphemes.count - 1, graphemes.partitionPoint { $0 < end })])
+        var graphemeList: [Int]?
+        func snapped(_ start: Int, _ end: Int) throws(RPCError) -> (Int, Int) {
+            if graphemeList == nil {
+                do { graphemeList = try engine.boundaries(.grapheme, of: text) } catch { throw Self.rpcError(error) }
             }
-            if utf16Spans != nil {
-                for span in given {
-                    let (start, end) = snapped(min(span.start, text.count), min(span.end, text.count))
-                    spans.append((start, end, span.attributes))
+            let graphemes = graphemeList!
+            return (graphemes[max(0, graphemes.partitionPoint { $0 <= start } - 1)],
+                    graphemes[min(graphemes.count - 1, graphemes.partitionPoint { $0 < end })])
+        }
+        if utf16Spans != nil {
+            for span in given {
+                let (start, end) = try snapped(min(span.start, text.count), min(span.end, text.count))
+                spans.append((start, end, span.attributes))
+            }
+        } else {
+            for (i, span) in p.spans.enumerated() {
+                guard span.end <= mapping.length else {
+                    throw .invalidParams(field: "spans[\(i)].end",
+                                         "is past the end of the text (\(mapping.length) \(session.offsetEncoding.unitName))")
                 }
-            } else {
-                for (i, span) in p.spans.enumerated() {
-                    guard span.end <= mapping.length else {
-                        throw .invalidParams(field: "spans[\(i)].end",
-                                             "is past the end of the text (\(mapping.length) \(session.offsetEncoding.unitName))")
-                    }
-                    let (start, end) = snapped(mapping.utf16Offset(span.start), mapping.utf16Offset(span.end, roundingUp: true))
-                    spans.append((start, end, span.attributes))
-                }
+                let (start, end) = try snapped(mapping.utf16Offset(span.start), mapping.utf16Offset(span.end, roundingUp: true))
+                spans.append((start, end, span.attributes))
             }
         }
+
+        // Plugins: attachment providers make inline objects (under the client's spans, which
+        // compose over them), link detectors make regions.
+        let plugged = try pluginSpans(p, text: text, userSpans: spans, detect: detect, warnings: &warnings,
+                                      snapped: { (a: Int, b: Int) throws(RPCError) in try snapped(a, b) })
+        let composedSpans = plugged.attachments + spans
 
         // Composition: each stretch between span edges gets the attributes of the spans over
         // it, later spans winning; equal results share a style.
@@ -73,7 +85,8 @@ extension LayoutService {
             return styles.count - 1
         }
         var styleRuns = [StyleRun(start: 0, style: 0)]
-        if !spans.isEmpty {
+        if !composedSpans.isEmpty {
+            let spans = composedSpans
             var edges: [(offset: Int, span: Int, opens: Bool)] = []
             edges.reserveCapacity(spans.count * 2)
             for (i, s) in spans.enumerated() where s.end > s.start {
@@ -117,16 +130,17 @@ extension LayoutService {
                                         token: Array(truncation.token.utf16), tokenStyle: tokenStyle)
 
         var regionSpans: [(kind: String, start: Int, end: Int, value: JSONValue)] = []
-        for span in spans {
+        for span in composedSpans {
             if let link = span.attributes.link { regionSpans.append(("link", span.start, span.end, .string(link))) }
             if let data = span.attributes.data { regionSpans.append(("data", span.start, span.end, data)) }
             if let attachment = span.attributes.attachment {
                 regionSpans.append(("attachment", span.start, span.end, attachment.value ?? .null))
             }
         }
-        request.keepsGeometry = detail != .lines || !regionSpans.isEmpty || request.maxLines != nil
+        regionSpans += plugged.links
+        request.keepsGeometry = detail != .lines || !regionSpans.isEmpty || request.maxLines != nil || p.decorations != nil
         return BuiltRequest(request: request, mapping: mapping, styles: styles, regionSpans: regionSpans,
-                            token: truncation.token, spans: spans)
+                            token: truncation.token, spans: spans, warnings: warnings)
     }
 
     /// The engine's part of composed attributes: the font over the base font, letter spacing

@@ -39,6 +39,8 @@ public struct ServerConfiguration: Sendable {
     /// evicted first.
     public var maxRetainedLayouts = 1000
     public var maxRetainedBytes = 256 << 20
+    /// Plugins: folders, built-in ones, options, probing.
+    public var plugins = PluginSettings()
     /// Where the configuration came from, for the log.
     public var source = "built-in defaults"
 
@@ -61,6 +63,13 @@ public struct ServerConfiguration: Sendable {
             "allowedUids: \(allowedUIDs.sorted().map(String.init).joined(separator: ", "))",
         ]
         lines += limits.map { "limits.\($0.0): \($0.1)" }
+        lines += [
+            "plugins.folders: \(plugins.folders.isEmpty ? "(none)" : plugins.folders.joined(separator: ", "))",
+            "plugins.builtin: \(plugins.builtin)",
+            "plugins.disabled: \(plugins.disabled.isEmpty ? "(none)" : plugins.disabled.sorted().joined(separator: ", "))",
+            "plugins.options: \(plugins.options.isEmpty ? "(none)" : plugins.options.keys.sorted().joined(separator: ", "))",
+            "plugins.probe: \(plugins.probe)", "plugins.probeSeconds: \(plugins.probeSeconds)",
+        ]
         return lines.joined(separator: "\n")
     }
 
@@ -71,7 +80,8 @@ public struct ServerConfiguration: Sendable {
 
     /// The keys a configuration file may hold, at the top, in `defaultFont` and in `limits`;
     /// any other key is an error that names it.
-    public static let topLevelKeys = ["fontConfig", "defaultFont", "allowedUids", "limits"]
+    public static let topLevelKeys = ["fontConfig", "defaultFont", "allowedUids", "limits", "plugins"]
+    public static let pluginKeys = ["folders", "builtin", "disabled", "options", "probe", "probeSeconds"]
     public static let defaultFontKeys = ["family", "size"]
     public static let limitKeys = [
         "maxMessageBytes", "maxTextLength", "maxConnections", "maxConnectionsPerUid",
@@ -128,11 +138,34 @@ public struct ServerConfiguration: Sendable {
                 config.maxPendingPerConnection = try limits.integer("maxPendingPerConnection", in: 1...100_000) ?? config.maxPendingPerConnection
                 config.maxRetainedBytes = try limits.integer("retainedBytes", in: 0...(1 << 40)) ?? config.maxRetainedBytes
             }
+            if let plugins = try reader.object("plugins") {
+                try plugins.rejectUnknownKeys(pluginKeys)
+                config.plugins.folders = try stringList(plugins, "folders").map { Files.resolve($0, relativeTo: base) }
+                config.plugins.builtin = try plugins.bool("builtin") ?? true
+                config.plugins.disabled = Set(try stringList(plugins, "disabled"))
+                if let v = plugins.member("options") {
+                    guard case .object(let members) = v else { throw RPCError.invalidParams(field: "plugins.options", "must be an object of plugin name → options") }
+                    for (name, options) in members {
+                        guard options.isObject else { throw RPCError.invalidParams(field: "plugins.options.\(name)", "must be an object (the plugin's options)") }
+                        config.plugins.options[name] = options
+                    }
+                }
+                config.plugins.probe = try plugins.bool("probe") ?? true
+                config.plugins.probeSeconds = try plugins.number("probeSeconds", in: 0.1...600, what: "seconds") ?? 5
+            }
         } catch {
             let message = (error as? RPCError)?.message ?? "\(error)"
             throw Failure(description: "\(path): \(message.replacingPrefix("invalid params: ", with: ""))")
         }
         return config
+    }
+
+    private static func stringList(_ reader: ParamReader, _ key: String) throws(RPCError) -> [String] {
+        guard let v = reader.member(key) else { return [] }
+        guard let items = v.arrayValue, items.allSatisfy({ $0.stringValue != nil }) else {
+            throw .invalidParams(field: reader.field(key), "must be an array of strings")
+        }
+        return items.compactMap(\.stringValue)
     }
 
     /// The configuration file to use when `--config` is not given: `$LAYOUTD_CONFIG`, then

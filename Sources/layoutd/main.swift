@@ -8,13 +8,19 @@ import Glibc
 #endif
 
 let usage = """
-    usage: layoutd [--socket PATH] [--config FILE] [--log-level debug|info|warning|error]
+    usage: layoutd [--socket PATH] [--config FILE] [--plugin-dir DIR]... [--no-builtin-plugins]
+                   [--log-level debug|info|warning|error]
            layoutd --check-config FILE
 
       --socket PATH   listen here (default $XDG_RUNTIME_DIR/layoutd/layoutd.sock,
                       or /tmp/layoutd-$UID/layoutd.sock)
       --config FILE   configuration (default $LAYOUTD_CONFIG, /etc/layoutd/layoutd.json,
                       or config/layoutd.json of the source tree layoutd was built in)
+      --plugin-dir DIR
+                      also load the plugins (*.so) in DIR, after the configured folders;
+                      repeatable
+      --no-builtin-plugins
+                      do not load the plugins installed beside layoutd
       --check-config FILE
                       validate FILE (every key known, every value in range, the fonts it
                       names load), print the settings, exit 0 when good, 1 when not
@@ -31,6 +37,10 @@ func environment(_ name: String) -> String? { getenv(name).map { String(cString:
 var socketPath: String?
 var configPath: String?
 var checkOnly = false
+var pluginDirs: [String] = []
+var builtinPlugins = true
+var probePlugin: String?
+var probeOptions = "{}"
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -40,6 +50,18 @@ while let argument = arguments.popFirst() {
     case "--config":
         guard let value = arguments.popFirst() else { fail("--config needs a file\n\(usage)", status: 2) }
         configPath = value
+    case "--plugin-dir":
+        guard let value = arguments.popFirst() else { fail("--plugin-dir needs a folder\n\(usage)", status: 2) }
+        pluginDirs.append(Files.absolute(value))
+    case "--no-builtin-plugins":
+        builtinPlugins = false
+    case "--probe-plugin":
+        // Internal: the child process that tries a plugin before the daemon loads it.
+        guard let value = arguments.popFirst() else { fail("--probe-plugin needs a file", status: 2) }
+        probePlugin = value
+    case "--probe-options":
+        guard let value = arguments.popFirst() else { fail("--probe-options needs JSON", status: 2) }
+        probeOptions = value
     case "--check-config":
         guard let value = arguments.popFirst() else { fail("--check-config needs a file\n\(usage)", status: 2) }
         configPath = value
@@ -61,6 +83,10 @@ while let argument = arguments.popFirst() {
     }
 }
 
+if let probePlugin { exit(PluginProbe.child(plugin: probePlugin, optionsJSON: probeOptions)) }
+let commandLinePluginDirs = pluginDirs
+let loadBuiltinPlugins = builtinPlugins
+
 // MARK: Configuration and fonts
 let configurationPath = configPath ?? ServerConfiguration.defaultPath(environment: environment)
 let configuration: ServerConfiguration
@@ -77,6 +103,18 @@ do {
 }
 Log.info("configuration: \(configuration.source); fonts: \(configuration.fontConfig ?? "system fontconfig") (\(fonts.fontCount) faces)")
 if fonts.fontCount == 0 { fail("the font configuration lists no fonts; install the font packages (scripts/setup)") }
+/// The configuration's plugin settings with the command line's over them.
+func pluginSettings(_ configuration: ServerConfiguration) -> PluginSettings {
+    var settings = configuration.plugins
+    settings.folders += commandLinePluginDirs
+    if !loadBuiltinPlugins { settings.builtin = false }
+    return settings
+}
+let rasterizer: GlyphRasterizer?
+do { rasterizer = try GlyphRasterizer() } catch {
+    Log.warning("no glyph rasterizer (render will draw no glyphs): \(error)")
+    rasterizer = nil
+}
 if checkOnly {
     print("\(configuration.source): ok (\(fonts.fontCount) font faces)\n\(configuration.summary)")
     exit(0)
@@ -173,8 +211,14 @@ func startWatchdog() {
     return (engine, fresh)
 }
 
+@Sendable func loadPlugins(_ configuration: ServerConfiguration) -> PluginSet {
+    PluginSet.load(pluginSettings(configuration), executable: Files.executablePath(), rasterizer: rasterizer)
+}
+
 @MainActor func run(listener: consuming FileDescriptor) -> Never {
-    let service = LayoutService(engine: engine, configuration: configuration, reloader: reloadEngine)
+    let plugins = loadPlugins(configuration)
+    let service = LayoutService(engine: engine, configuration: configuration, reloader: reloadEngine,
+                                plugins: plugins, pluginLoader: loadPlugins)
     let server = Server(service: service)
     startSignalThread(stopSignals, service: service, server: server)
     startWatchdog()
@@ -182,7 +226,7 @@ func startWatchdog() {
     fflush(nil)
     Log.info("listening on \(path)")
     // Fonts are warm and the listener is live: ready.
-    Systemd.notify("READY=1\nSTATUS=listening on \(path), \(fonts.fontCount) font faces")
+    Systemd.notify("READY=1\nSTATUS=listening on \(path), \(fonts.fontCount) font faces, \(plugins.plugins.count) plugins")
     server.serve(listener: listener)
     // Stopped by SIGTERM: the signal thread drains and exits.
     while server.stopped.load(ordering: .sequentiallyConsistent) { pause() }
