@@ -93,7 +93,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "LayoutdIntegrationTests",
-            dependencies: ["LayoutProtocol", "LayoutTransport", "layoutd", "layoutctl"],
+            dependencies: ["LayoutProtocol", "LayoutTransport", "CZlib", "layoutd", "layoutctl"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
     ]
 )

@@ -51,11 +51,12 @@ struct FontSelector {
     /// The face for the cluster `start..<end` of `text` (script `script`, style font `font`).
     /// A space, a control or format character, or a variation selector never picks a font:
     /// it stays in the font of the text before it, as in Pango (every font has the ASCII
-    /// space, and HarfBuzz falls back to it for the others).
+    /// space, and HarfBuzz falls back to it for the others), unless that font is a colour
+    /// (emoji) font, whose space is an emoji wide: then it is chosen like any other text.
     mutating func face(_ text: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, script: Script,
                        family f: Int, font: @autoclosure () -> FontDescriptor) throws -> FontFace {
         let (first, width) = decodeUTF16(text, at: start)
-        if let previousFace, keepsPreviousFont(first) { return previousFace }
+        if let previousFace, keepsPreviousFont(first), !previousFace.hasColorGlyphs { return previousFace }
         let chosen: FontFace
         if start + width == end {
             // Below U+231A no character defaults to emoji presentation.

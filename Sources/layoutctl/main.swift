@@ -14,8 +14,14 @@ let usage = """
       layout [--width W] [--font "FAMILY [Bold] [Italic] SIZE"] [--language TAG] [--json] TEXT|-
                                              lay out TEXT (- reads standard input) and print
                                              each line: range, box, baseline and its text
+      render [--width W] [--font F] [--language TAG] [--format png|svg] [--scale S]
+             [--overlay] [--detect KIND,KIND] [--attachments] [--highlight START:END[:STATE]]
+             [--selection START:END] [--background COLOR] -o FILE TEXT|-
+                                             draw the layout of TEXT into FILE (PNG or SVG) with
+                                             the "render" plugin, so you can see what layoutd
+                                             computed; offsets are UTF-8 bytes
       stats [--json]                         the daemon's counters: requests and errors per
-                                             method, latency, caches, fonts, memory
+                                             method, latency, caches, fonts, memory, plugins
 
     --socket defaults to $XDG_RUNTIME_DIR/layoutd/layoutd.sock, or /tmp/layoutd-$UID/layoutd.sock
     """
@@ -138,6 +144,77 @@ case "layout":
         print("\(String(i).leftPadded(3))  [\(line.start), \(line.end))  x \(format(line.x)) y \(format(line.y)) w \(format(line.width)) h \(format(line.height))  baseline \(format(line.baseline))  │\(shown)│")
     }
 
+case "render":
+    var members: [(String, JSONValue)] = [("format", "png")]
+    var layoutParams = LayoutParams(text: "")
+    var output: String?
+    var text: String?
+    func value(_ option: String) -> String {
+        guard !arguments.isEmpty else { fail("\(option) needs a value\n\(usage)", status: 2) }
+        return arguments.removeFirst()
+    }
+    func range(_ option: String, _ v: String) -> (Int, Int, String?) {
+        let parts = v.split(separator: ":").map(String.init)
+        guard parts.count >= 2, let a = Int(parts[0]), let b = Int(parts[1]) else { fail("\(option) needs START:END, got \(v)", status: 2) }
+        return (a, b, parts.count > 2 ? parts[2] : nil)
+    }
+    while !arguments.isEmpty {
+        let a = arguments.removeFirst()
+        switch a {
+        case "--width":
+            guard let v = Double(value(a)) else { fail("--width needs a number", status: 2) }
+            layoutParams.width = v
+        case "--font": layoutParams.font = FontSpec(parsing: value(a))
+        case "--language": layoutParams.language = value(a)
+        case "--format": members.append(("format", .string(value(a))))
+        case "--scale":
+            guard let v = Double(value(a)) else { fail("--scale needs a number", status: 2) }
+            members.append(("scale", .number(v)))
+        case "--overlay": members.append(("overlay", true))
+        case "--detect":
+            members.append(("detectors", .array(value(a).split(separator: ",").map { .string(String($0)) })))
+        case "--attachments": members.append(("attachments", true))
+        case "--highlight":
+            let (start, end, state) = range(a, value(a))
+            members.append(("highlight", .object([("start", .number(Double(start))), ("end", .number(Double(end)))]
+                                                  + (state.map { [("state", JSONValue.string($0))] } ?? []))))
+        case "--selection":
+            let (start, end, _) = range(a, value(a))
+            members.append(("selection", ["start": .number(Double(start)), "end": .number(Double(end))]))
+        case "--background": members.append(("background", .string(value(a))))
+        case "-o", "--output": output = value(a)
+        case "-": text = readStandardInput()
+        default:
+            if a.hasPrefix("-") { fail("unknown option \(a)\n\(usage)", status: 2) }
+            text = a
+        }
+    }
+    guard let text else { fail("render needs TEXT (or - for standard input)\n\(usage)", status: 2) }
+    guard let output else { fail("render needs -o FILE\n\(usage)", status: 2) }
+    layoutParams.text = text
+    // Later members win: the last --format given is the one sent.
+    var params = layoutParams.json.objectMembers ?? []
+    var seen = Set<String>()
+    for (key, v) in members.reversed() where seen.insert(key).inserted { params.append((key, v)) }
+    let client = Client(socket: socket)
+    _ = client.call("initialize", ["offsetEncodings": ["utf-8"], "client": ["name": "layoutctl"]])
+    let result = client.call("render", .object(params))
+    guard let data = result["data"]?.stringValue, let format = result["format"]?.stringValue else {
+        fail("malformed render result: \(JSONWriter.string(result).prefix(200))")
+    }
+    let bytes: [UInt8]
+    if format == "png" {
+        guard let decoded = Base64.decode(data) else { fail("the PNG data is not valid base64") }
+        bytes = decoded
+    } else {
+        bytes = Array(data.utf8)
+    }
+    guard let file = fopen(output, "wb") else { fail("cannot write \(output): \(String(cString: strerror(errno)))") }
+    let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+    fclose(file)
+    guard written == bytes.count else { fail("cannot write \(output): short write") }
+    print("\(output): \(format.uppercased()) \(result["width"].map(JSONWriter.string) ?? "?") × \(result["height"].map(JSONWriter.string) ?? "?")\(format == "png" ? " pixels" : " points"), \(bytes.count) bytes")
+
 case "stats":
     var json = false
     for a in arguments {
@@ -163,4 +240,28 @@ extension String {
     }
 
     func leftPadded(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
+}
+
+/// Standard base64 (with padding) to bytes; nil when malformed.
+enum Base64 {
+    static func decode(_ text: String) -> [UInt8]? {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (i, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() { table[Int(c)] = UInt8(i) }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count * 3 / 4)
+        var buffer: UInt32 = 0, bits = 0
+        for c in text.utf8 {
+            if c == 0x3D { break }   // "=": padding ends the data
+            if c == 0x0A || c == 0x0D { continue }
+            let v = table[Int(c)]
+            guard v != 0xFF else { return nil }
+            buffer = buffer << 6 | UInt32(v)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8(buffer >> UInt32(bits) & 0xFF))
+            }
+        }
+        return out
+    }
 }

@@ -55,4 +55,15 @@ import Glibc
         #expect(try family("\u{231A}") == "Noto Color Emoji")           // emoji by default
         #expect(try family("1\u{FE0F}\u{20E3}") == "Noto Color Emoji")  // keycap
     }
+
+    /// A space after an emoji is set in the text font, not the emoji font (whose space is an
+    /// emoji wide): found when the first rendered picture showed a gap after 👍🏽.
+    @Test func aSpaceAfterAnEmojiTakesTheTextFont() throws {
+        let r = try sharedEngine.layout(LayoutRequest(text: utf16("a 👍🏽 b"), font: FontDescriptor(family: "Noto Sans"), detail: .glyphs))
+        let runs = r.lines[0].runs
+        let spaceRun = try #require(runs.first { run in run.start <= 6 && run.end > 6 })
+        #expect(r.fonts[spaceRun.font].family == "Noto Sans")
+        let space = try #require(spaceRun.glyphs.first { $0.cluster == 6 })
+        #expect(space.advance < 6, "a text space is about a quarter em, got \(space.advance)")
+    }
 }

@@ -17,9 +17,13 @@ final class Daemon {
     let folder: String
     let socketPath: String
 
+    /// Where the daemon's standard error goes (its log lines).
+    var logPath: String { "\(folder)/layoutd.log" }
+
     /// `limits`: a JSON object of `limits` to put in a configuration written for this run;
-    /// `configPath`: a configuration file to use instead.
-    init(limits: String? = nil, configPath: String? = nil) throws {
+    /// `configPath`: a configuration file to use instead; `arguments`: more command-line
+    /// arguments (`--plugin-dir`, ...).
+    init(limits: String? = nil, configPath: String? = nil, arguments: [String] = []) throws {
         folder = try FileManager.default.url(for: .itemReplacementDirectory, in: .userDomainMask,
                                              appropriateFor: URL(fileURLWithPath: NSTemporaryDirectory()), create: true).path
         socketPath = "\(folder)/layoutd.sock"
@@ -30,8 +34,10 @@ final class Daemon {
             try text.write(toFile: config, atomically: true, encoding: .utf8)
         }
         process.executableURL = URL(fileURLWithPath: try Self.binary())
-        process.arguments = ["--socket", socketPath, "--config", config, "--log-level", "warning"]
+        process.arguments = ["--socket", socketPath, "--config", config, "--log-level", "info"] + arguments
         process.standardOutput = FileHandle.nullDevice
+        FileManager.default.createFile(atPath: "\(folder)/layoutd.log", contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: "\(folder)/layoutd.log")
         try process.run()
         // Ready when the socket file exists and accepts connections.
         let deadline = Date().addingTimeInterval(60)
@@ -59,6 +65,9 @@ final class Daemon {
     }
 
     func connect() throws -> Client { try Client(path: socketPath) }
+
+    /// What the daemon has logged so far.
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     func stop() {
         if process.isRunning {

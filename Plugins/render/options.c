@@ -1,0 +1,44 @@
+/*
+ * options.c — reading the host's read-only JSON value tree (layoutd_value): object members
+ * by key and membership in a list of strings.
+ */
+#include <string.h>
+
+#include "layoutd_plugin.h"
+#include "render.h"
+
+const layoutd_value *rp_member(const layoutd_value *object, const char *key)
+{
+    if (object == NULL || object->type != LAYOUTD_VALUE_OBJECT || object->members == NULL)
+        return NULL;
+    size_t key_length = strlen(key);
+    const layoutd_value *found = NULL;
+    for (uint32_t i = 0; i < object->count; i++) {
+        const layoutd_member *m = &object->members[i];
+        if (m->key != NULL && m->key_length == key_length && memcmp(m->key, key, key_length) == 0)
+            found = &m->value; /* JSON parsers keep the last duplicate; so do we */
+    }
+    return found;
+}
+
+/* 1 when string value `v` equals NUL-terminated `s`. */
+static int value_is(const layoutd_value *v, const char *s)
+{
+    return v->type == LAYOUTD_VALUE_STRING && v->string != NULL && v->length == strlen(s) &&
+           memcmp(v->string, s, v->length) == 0;
+}
+
+int rp_list_has(const layoutd_value *list, const char *const *defaults, const char *s)
+{
+    if (s == NULL) return 0;
+    if (list != NULL && list->type == LAYOUTD_VALUE_STRING) return value_is(list, s);
+    if (list != NULL && list->type == LAYOUTD_VALUE_ARRAY) {
+        if (list->items == NULL) return 0;
+        for (uint32_t i = 0; i < list->count; i++)
+            if (value_is(&list->items[i], s)) return 1;
+        return 0;
+    }
+    for (; defaults != NULL && *defaults != NULL; defaults++)
+        if (strcmp(*defaults, s) == 0) return 1;
+    return 0;
+}

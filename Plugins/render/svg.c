@@ -1,0 +1,430 @@
+/*
+ * svg.c — the SVG painter: the line as SVG elements in layout points, collected in one
+ * buffer and passed to `canvas->append` in a single call at the end (nothing on failure).
+ *
+ * Shapes are <rect> (backgrounds, highlights with rx, selection, underlines, attachment
+ * placeholders with a <title> of the attachment's value), overlay hairlines are stroked
+ * <rect>/<line> with vector-effect="non-scaling-stroke" (one device pixel at any scale).
+ * Each glyph's outline becomes a <path> (absolute coordinates, at most 2 decimals, nonzero
+ * fill, the text colour); a glyph without an outline (a colour bitmap) becomes an <image>
+ * whose PNG the host encodes. One element per line of output. Numbers are written by hand (the C locale's decimal point is not
+ * trusted) and an element with a NaN/inf/huge number is dropped whole.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "color.h"
+#include "layoutd_plugin.h"
+#include "render.h"
+
+/* Colour bitmap glyphs are rasterized at this many pixels per point, so that they stay
+ * sharp when the host scales the SVG up. */
+#define SVG_IMAGE_OVERSAMPLE 2.0
+/* Largest colour glyph image embedded, per side. */
+#define SVG_IMAGE_MAX_SIDE 4096u
+/* Longest attachment title kept, in bytes. */
+#define SVG_TITLE_MAX 256u
+
+/* ---- a growable byte buffer; after a failed allocation it ignores everything ---- */
+
+typedef struct sbuf {
+    char *data;
+    size_t len, cap;
+    int failed;
+} sbuf;
+
+static void sb_put(sbuf *b, const char *s, size_t n)
+{
+    if (b->failed || n == 0) return;
+    if (n > SIZE_MAX / 2 - b->len) {
+        b->failed = 1;
+        return;
+    }
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 1024;
+        while (cap < b->len + n) cap *= 2;
+        char *data = realloc(b->data, cap);
+        if (data == NULL) {
+            b->failed = 1;
+            return;
+        }
+        b->data = data, b->cap = cap;
+    }
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+}
+
+static void sb_str(sbuf *b, const char *s) { sb_put(b, s, strlen(s)); }
+static void sb_char(sbuf *b, char c) { sb_put(b, &c, 1); }
+
+/* Appends `v` rounded to `decimals` (2 or 3) decimals, trailing zeros trimmed, with a '.'
+ * whatever the locale. Returns -1 (appending nothing) when v is NaN, inf or |v| ≥ 1e12. */
+static int sb_num(sbuf *b, double v, int decimals)
+{
+    if (!isfinite(v) || v >= 1e12 || v <= -1e12) return -1;
+    int64_t unit = decimals >= 3 ? 1000 : 100;
+    double scaled = v * (double)unit;
+    int64_t n = (int64_t)(scaled + (scaled >= 0 ? 0.5 : -0.5));
+    char tmp[40];
+    size_t k = sizeof tmp;
+    uint64_t u = n < 0 ? (uint64_t)(-n) : (uint64_t)n;
+    uint64_t ip = u / (uint64_t)unit, fp = u % (uint64_t)unit;
+    int frac_digits = decimals >= 3 ? 3 : 2;
+    int started = 0;
+    for (int d = 0; d < frac_digits; d++, fp /= 10) { /* fraction, right to left */
+        if (!started && fp % 10 == 0) continue;
+        started = 1;
+        tmp[--k] = (char)('0' + fp % 10);
+    }
+    if (started) tmp[--k] = '.';
+    do {
+        tmp[--k] = (char)('0' + ip % 10);
+        ip /= 10;
+    } while (ip);
+    if (n < 0) tmp[--k] = '-';
+    sb_put(b, tmp + k, sizeof tmp - k);
+    return 0;
+}
+
+/* Appends ` name="v"`; -1 when v is not writable. */
+static int sb_attr(sbuf *b, const char *name, double v)
+{
+    sb_char(b, ' ');
+    sb_str(b, name);
+    sb_str(b, "=\"");
+    if (sb_num(b, v, 2) != 0) return -1;
+    sb_char(b, '"');
+    return 0;
+}
+
+/* Appends ` fill="#rrggbb"` (or stroke=...) and, unless opaque, ` fill-opacity="a"`. */
+static void sb_paint(sbuf *b, const char *what, layoutd_color c)
+{
+    static const char hex[] = "0123456789abcdef";
+    char v[8] = {'#'};
+    for (int i = 0; i < 6; i++) v[1 + i] = hex[(c >> (28 - 4 * i)) & 0xfu];
+    sb_char(b, ' ');
+    sb_str(b, what);
+    sb_str(b, "=\"");
+    sb_put(b, v, 7);
+    sb_char(b, '"');
+    if (rp_color_a(c) != 255) {
+        sb_char(b, ' ');
+        sb_str(b, what);
+        sb_str(b, "-opacity=\"");
+        sb_num(b, (double)rp_color_a(c) / 255.0, 3);
+        sb_char(b, '"');
+    }
+}
+
+/* Appends `s` as XML character data: & < > " ' escaped, control characters other than tab
+ * and newline dropped, cut at `max` bytes on a UTF-8 character boundary. */
+static void sb_text(sbuf *b, const char *s, size_t max)
+{
+    size_t n = strlen(s);
+    if (n > max) {
+        n = max;
+        while (n > 0 && ((unsigned char)s[n] & 0xc0u) == 0x80u) n--; /* not mid-character */
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        switch (c) {
+        case '&': sb_str(b, "&amp;"); break;
+        case '<': sb_str(b, "&lt;"); break;
+        case '>': sb_str(b, "&gt;"); break;
+        case '"': sb_str(b, "&quot;"); break;
+        case '\'': sb_str(b, "&apos;"); break;
+        default:
+            if (c >= 0x20 || c == '\t' || c == '\n') sb_char(b, (char)c);
+        }
+    }
+}
+
+/* ---- the painter ---- */
+
+typedef struct svg {
+    rp_painter base; /* first member: painter callbacks cast back to svg */
+    const rp_state *state;
+    double width, height; /* the canvas, points (for skipping far-away glyphs) */
+    sbuf out;             /* the elements */
+} svg;
+
+/* Opens `<rect` with x, y, width, height; -1 when a number is not writable. */
+static int rect_open(sbuf *b, const layoutd_rect *r)
+{
+    sb_str(b, "<rect");
+    return sb_attr(b, "x", r->x) | sb_attr(b, "y", r->y) | sb_attr(b, "width", r->width) |
+           sb_attr(b, "height", r->height);
+}
+
+static void op_fill_rounded(rp_painter *p, const layoutd_rect *r, double radius, layoutd_color color)
+{
+    sbuf *b = &((svg *)p)->out;
+    if (rp_color_a(color) == 0 || !rp_rect_ok(r)) return;
+    size_t mark = b->len;
+    int bad = rect_open(b, r);
+    double max_rad = (r->width < r->height ? r->width : r->height) / 2;
+    if (isfinite(radius) && radius > 0) bad |= sb_attr(b, "rx", radius < max_rad ? radius : max_rad);
+    sb_paint(b, "fill", color);
+    sb_str(b, "/>\n");
+    if (bad) b->len = mark;
+}
+
+static void op_fill_rect(rp_painter *p, const layoutd_rect *r, layoutd_color color)
+{
+    op_fill_rounded(p, r, 0, color);
+}
+
+/* The placeholder: a 1-point stroke centred half a point inside the box, so it stays within
+ * the box like the raster one; the attachment value as its <title> (a tooltip). */
+static void op_placeholder(rp_painter *p, const layoutd_rect *r, double radius, layoutd_color fill,
+                           layoutd_color stroke, const char *title)
+{
+    sbuf *b = &((svg *)p)->out;
+    if (!rp_rect_ok(r)) return;
+    double inset = r->width > 1 && r->height > 1 ? 0.5 : 0;
+    layoutd_rect in = {r->x + inset, r->y + inset, r->width - 2 * inset, r->height - 2 * inset};
+    size_t mark = b->len;
+    int bad = rect_open(b, &in);
+    double max_rad = (in.width < in.height ? in.width : in.height) / 2;
+    if (isfinite(radius) && radius > 0) bad |= sb_attr(b, "rx", radius < max_rad ? radius : max_rad);
+    sb_paint(b, "fill", fill);
+    sb_paint(b, "stroke", stroke);
+    sb_str(b, " stroke-width=\"1\"");
+    if (title != NULL && title[0] != '\0') {
+        sb_str(b, "><title>");
+        sb_text(b, title, SVG_TITLE_MAX);
+        sb_str(b, "</title></rect>\n");
+    } else {
+        sb_str(b, "/>\n");
+    }
+    if (bad) b->len = mark;
+}
+
+/* Underlines and strikethroughs: a thin filled rect centred on y. */
+static void op_hline(rp_painter *p, double x0, double x1, double y, double thickness,
+                     layoutd_color color)
+{
+    layoutd_rect r = {x0, y - thickness / 2, x1 - x0, thickness};
+    op_fill_rounded(p, &r, 0, color);
+}
+
+static void op_hairline_rect(rp_painter *p, const layoutd_rect *r, layoutd_color color)
+{
+    sbuf *b = &((svg *)p)->out;
+    if (!(rp_finite(r->x) && rp_finite(r->y) && rp_finite(r->width) && rp_finite(r->height)) ||
+        r->width < 0 || r->height < 0)
+        return;
+    size_t mark = b->len;
+    int bad = rect_open(b, r);
+    sb_str(b, " fill=\"none\"");
+    sb_paint(b, "stroke", color);
+    sb_str(b, " stroke-width=\"1\" vector-effect=\"non-scaling-stroke\"/>\n");
+    if (bad) b->len = mark;
+}
+
+static void op_hairline_h(rp_painter *p, double x0, double x1, double y, layoutd_color color)
+{
+    sbuf *b = &((svg *)p)->out;
+    size_t mark = b->len;
+    sb_str(b, "<line");
+    int bad = sb_attr(b, "x1", x0) | sb_attr(b, "y1", y) | sb_attr(b, "x2", x1) | sb_attr(b, "y2", y);
+    sb_paint(b, "stroke", color);
+    sb_str(b, " stroke-width=\"1\" vector-effect=\"non-scaling-stroke\"/>\n");
+    if (bad) b->len = mark;
+}
+
+/* ---- glyphs ---- */
+
+typedef struct outline_job {
+    sbuf *d;          /* where the path data goes */
+    double ox, oy; /* glyph origin, points */
+    int bad;       /* a NaN/inf point or an unknown op: drop the glyph */
+} outline_job;
+
+/* Appends one outline segment to the path data, translated to the glyph's origin. */
+static void outline_sink(void *context, char op, const double *points)
+{
+    outline_job *job = context;
+    if (job->bad) return;
+    int n = op == 'M' || op == 'L' ? 1 : op == 'Q' ? 2 : op == 'C' ? 3 : op == 'Z' ? 0 : -1;
+    if (n < 0 || (n > 0 && points == NULL)) {
+        job->bad = 1;
+        return;
+    }
+    sb_char(job->d, op);
+    for (int k = 0; k < n; k++) {
+        if (k > 0) sb_char(job->d, ' ');
+        if (sb_num(job->d, job->ox + points[2 * k], 2) != 0) {
+            job->bad = 1;
+            return;
+        }
+        sb_char(job->d, ' ');
+        if (sb_num(job->d, job->oy + points[2 * k + 1], 2) != 0) {
+            job->bad = 1;
+            return;
+        }
+    }
+}
+
+typedef struct image_job {
+    uint8_t *rgba; /* straight RGBA, width × 4 bytes per row; malloc'd */
+    uint32_t width, height;
+    int32_t left, top;
+    layoutd_color tint; /* for coverage images */
+} image_job;
+
+/* Copies a glyph image as straight RGBA: premultiplied BGRA is un-premultiplied, coverage
+ * becomes the text colour with alpha × coverage. */
+static void image_sink(void *context, const layoutd_glyph_image *im)
+{
+    image_job *job = context;
+    if (im == NULL || im->width == 0 || im->height == 0 || im->pixels == NULL) return;
+    if (im->width > SVG_IMAGE_MAX_SIDE || im->height > SVG_IMAGE_MAX_SIDE) return;
+    uint32_t bpp = im->format == 1 ? 1 : im->format == 2 ? 4 : 0;
+    if (bpp == 0 || (uint64_t)im->stride < (uint64_t)im->width * bpp) return;
+    uint8_t *rgba = malloc((size_t)im->width * im->height * 4);
+    if (rgba == NULL) return;
+    for (uint32_t y = 0; y < im->height; y++) {
+        const uint8_t *src = im->pixels + (size_t)y * im->stride;
+        uint8_t *dst = rgba + (size_t)y * im->width * 4;
+        for (uint32_t x = 0; x < im->width; x++, dst += 4) {
+            if (bpp == 1) {
+                dst[0] = (uint8_t)rp_color_r(job->tint);
+                dst[1] = (uint8_t)rp_color_g(job->tint);
+                dst[2] = (uint8_t)rp_color_b(job->tint);
+                dst[3] = (uint8_t)((src[x] * rp_color_a(job->tint) + 127) / 255);
+            } else {
+                const uint8_t *s = src + (size_t)x * 4;
+                uint32_t a = s[3];
+                for (int c = 0; c < 3; c++) {
+                    uint32_t v = s[2 - c]; /* B G R → R G B */
+                    dst[c] = a == 0 ? 0 : (uint8_t)(v >= a ? 255 : (v * 255 + a / 2) / a);
+                }
+                dst[3] = (uint8_t)a;
+            }
+        }
+    }
+    free(job->rgba); /* in case the host called twice */
+    job->rgba = rgba;
+    job->width = im->width, job->height = im->height;
+    job->left = im->left, job->top = im->top;
+}
+
+typedef struct b64_job {
+    sbuf *b;
+    int bad;
+} b64_job;
+
+/* Appends base64 from the host, refusing anything but the base64 alphabet (it goes into an
+ * attribute unescaped). */
+static void b64_sink(void *context, const char *bytes, size_t length)
+{
+    b64_job *job = context;
+    if (bytes == NULL) return;
+    for (size_t i = 0; i < length; i++) {
+        char c = bytes[i];
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+              c == '+' || c == '/' || c == '='))
+            job->bad = 1;
+    }
+    if (!job->bad) sb_put(job->b, bytes, length);
+}
+
+/* A glyph without an outline: an <image> of its bitmap, rasterized at the font size ×
+ * SVG_IMAGE_OVERSAMPLE and drawn back at the font size. */
+static void glyph_as_image(svg *s, const layoutd_font *font, const layoutd_glyph *g,
+                           layoutd_color tint)
+{
+    const layoutd_host *host = s->state->host;
+    if (host->glyph_image == NULL || host->png_base64 == NULL) return;
+    if (font->size * SVG_IMAGE_OVERSAMPLE > RP_MAX_GLYPH_PIXELS) return;
+    image_job job = {NULL, 0, 0, 0, 0, tint};
+    host->glyph_image(host, font, g->id, font->size * SVG_IMAGE_OVERSAMPLE, image_sink, &job);
+    if (job.rgba == NULL) return;
+    sbuf *b = &s->out;
+    size_t mark = b->len;
+    const double k = SVG_IMAGE_OVERSAMPLE;
+    sb_str(b, "<image");
+    int bad = sb_attr(b, "x", g->x + job.left / k) | sb_attr(b, "y", g->y - job.top / k) |
+              sb_attr(b, "width", job.width / k) | sb_attr(b, "height", job.height / k);
+    sb_str(b, " href=\"data:image/png;base64,");
+    b64_job enc = {b, 0};
+    size_t before = b->len;
+    int rc = host->png_base64(host, job.rgba, job.width, job.height, job.width * 4, b64_sink, &enc);
+    if (rc != 0 || enc.bad || b->len == before) bad = 1;
+    sb_str(b, "\"/>\n");
+    if (bad) b->len = mark;
+    free(job.rgba);
+}
+
+/* A text run: each glyph's outline as a <path> in the text colour (outlines come at
+ * pixel_size = font size: points, since SVG has no scale), an outline-less glyph as an
+ * <image>. Empty outlines (spaces) emit nothing. Glyphs whose origin lies more than 4 em
+ * outside the canvas are skipped. */
+static void op_glyphs(rp_painter *p, const layoutd_line *line, const layoutd_run *run)
+{
+    svg *s = (svg *)p;
+    const layoutd_host *host = s->state->host;
+    const layoutd_font *font = rp_run_font(line, run);
+    if (font == NULL || run->glyphs == NULL) return;
+    double margin = 4 * font->size;
+    int visible = rp_color_a(run->style.color) != 0;
+    for (uint32_t i = 0; i < run->glyph_count; i++) {
+        const layoutd_glyph *g = &run->glyphs[i];
+        if (!(isfinite(g->x) && isfinite(g->y))) continue;
+        if (g->x < -margin || g->x > s->width + margin || g->y < -margin ||
+            g->y > s->height + margin)
+            continue;
+        int rc = 1;
+        if (host->glyph_outline != NULL) {
+            size_t mark = s->out.len;
+            sb_str(&s->out, "<path d=\"");
+            size_t data = s->out.len;
+            outline_job job = {&s->out, g->x, g->y, 0};
+            rc = host->glyph_outline(host, font, g->id, font->size, outline_sink, &job);
+            if (rc == 0 && !job.bad && visible && s->out.len > data) {
+                sb_char(&s->out, '"');
+                sb_paint(&s->out, "fill", run->style.color);
+                sb_str(&s->out, "/>\n");
+            } else {
+                s->out.len = mark; /* no half outline, no empty path */
+            }
+        }
+        if (rc == 1) glyph_as_image(s, font, g, run->style.color);
+    }
+}
+
+int rp_draw_svg(const rp_state *state, const layoutd_line *line, const layoutd_canvas *canvas,
+                char *error, size_t error_size)
+{
+    if (canvas->append == NULL) {
+        rp_error(error, error_size, "render: SVG canvas without an append function");
+        return -1;
+    }
+    if (canvas->width == 0 || canvas->height == 0) return 0; /* nothing visible */
+    svg s = {
+        .base = {.fill_rect = op_fill_rect,
+                 .fill_rounded = op_fill_rounded,
+                 .placeholder = op_placeholder,
+                 .hline = op_hline,
+                 .glyphs = op_glyphs,
+                 .hairline_rect = op_hairline_rect,
+                 .hairline_h = op_hairline_h,
+                 .pixel = 1.0},
+        .state = state,
+        .width = canvas->width,
+        .height = canvas->height,
+    };
+    rp_paint_line(state, line, canvas, &s.base);
+    int failed = s.out.failed;
+    if (!failed && s.out.len > 0) canvas->append(canvas->append_context, s.out.data, s.out.len);
+    free(s.out.data);
+    if (failed) {
+        rp_error(error, error_size, "render: out of memory building the SVG");
+        return -1;
+    }
+    return 0;
+}

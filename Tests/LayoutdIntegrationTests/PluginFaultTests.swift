@@ -1,0 +1,188 @@
+import Foundation
+import LayoutProtocol
+import Testing
+
+/// A link detector in C whose table and behaviour the caller varies: `table` replaces the
+/// table's fields, `initBody` and `detectBody` the functions' bodies.
+func faultyPlugin(name: String, table: String = "", initBody: String = "return 0;", detectBody: String = "return 0;",
+                  entry: String = "layoutd_plugin_entry") -> String {
+    """
+    #include <layoutd_plugin.h>
+    #include <stdio.h>
+    #include <string.h>
+    #include <unistd.h>
+    static int my_init(const layoutd_host *h, const layoutd_value *o, void **s, char *e, size_t n) {
+        (void)h; (void)o; (void)s; (void)e; (void)n;
+        \(initBody)
+    }
+    static int my_detect(void *s, const layoutd_detect_request *r, layoutd_link_sink emit, void *c, char *e, size_t n) {
+        (void)s; (void)r; (void)emit; (void)c; (void)e; (void)n;
+        \(detectBody)
+    }
+    static const char *const kinds[] = {"\(name)", NULL};
+    static layoutd_plugin table = {
+        .abi_version = LAYOUTD_PLUGIN_ABI_VERSION, .struct_size = sizeof(layoutd_plugin),
+        .kind = LAYOUTD_KIND_LINK_DETECTOR, .name = "\(name)", .version = "0", .kinds = kinds,
+        .init = my_init, .detect = my_detect,
+    };
+    const layoutd_plugin *\(entry)(uint32_t v) {
+        (void)v;
+        \(table)
+        return &table;
+    }
+    """
+}
+
+@Suite("Plugin faults: refused at load, dropped at call, never a crash", .serialized)
+struct PluginFaultTests {
+    @Test func badPluginsAreRefusedWithAReasonAndTheDaemonServes() throws {
+        let folder = try pluginFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try compilePlugin(faultyPlugin(name: "oldabi", table: "table.abi_version = 99;"), name: "oldabi", in: folder)
+        _ = try compilePlugin(faultyPlugin(name: "small", table: "table.struct_size = 16;"), name: "small", in: folder)
+        _ = try compilePlugin(faultyPlugin(name: "noentry", entry: "some_other_name"), name: "noentry", in: folder)
+        _ = try compilePlugin(faultyPlugin(name: "initfails", initBody: #"snprintf(e, n, "no licence key configured"); return 3;"#),
+                              name: "initfails", in: folder)
+        _ = try compilePlugin(faultyPlugin(name: "crashes", initBody: "volatile int *p = 0; *p = 1; return 0;"), name: "crashes", in: folder)
+        _ = try compilePlugin(faultyPlugin(name: "hangs", initBody: "for (;;) pause(); return 0;"), name: "hangs", in: folder)
+        _ = try compilePlugin(faultyPlugin(name: "crashcall", detectBody: "volatile int *p = 0; *p = 1; return 0;"), name: "crashcall", in: folder)
+        _ = try compilePlugin(faultyPlugin(name: "good", detectBody: #"layoutd_link l = {0, 1, "good", "v"}; emit(c, &l); return 0;"#),
+                              name: "good", in: folder)
+        try "not an ELF file".write(toFile: "\(folder)/garbage.so", atomically: true, encoding: .utf8)
+        let config = "\(folder)/layoutd.json"
+        try #"{"fontConfig": "\#(repositoryRoot)/config/fonts.conf", "plugins": {"folders": ["\#(folder)"], "builtin": false, "probeSeconds": 2}}"#
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try Daemon(configPath: config)
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let loaded = try client.result("initialize", [:])["capabilities"]?["plugins"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
+        #expect(loaded == ["good"])
+        let failed = try client.result("stats")["plugins"]?["failed"]?.arrayValue ?? []
+        func reason(_ file: String) -> String {
+            failed.first { $0["path"]?.stringValue?.hasSuffix("/\(file).so") == true }?["reason"]?.stringValue ?? "(not listed)"
+        }
+        #expect(reason("oldabi").contains("ABI version 99"), "\(reason("oldabi"))")
+        #expect(reason("small").contains("16 bytes"), "\(reason("small"))")
+        #expect(reason("noentry").contains("no entry point"), "\(reason("noentry"))")
+        #expect(reason("initfails").contains("no licence key configured"), "\(reason("initfails"))")
+        #expect(reason("crashes").contains("crashed"), "\(reason("crashes"))")
+        #expect(reason("hangs").contains("hung"), "\(reason("hangs"))")
+        #expect(reason("crashcall").contains("crashed"), "a crash in its first call is caught by the probe: \(reason("crashcall"))")
+        #expect(reason("garbage").contains("cannot be loaded"), "\(reason("garbage"))")
+        #expect(failed.count == 8)
+        // Each refusal is a log line that says why.
+        let log = daemon.log
+        #expect(log.contains("plugin refused") && log.contains("no licence key configured"))
+        // The daemon serves, and the good plugin works.
+        let result = try client.result("layout", ["text": "xyz", "detectors": ["good"]])
+        #expect(regions(result, kind: "good").count == 1)
+    }
+
+    @Test func invalidResultsAreDroppedWithALogLine() throws {
+        let folder = try pluginFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A plugin that behaves in the probe (the sample text has no "!") and returns
+        // garbage on real text: ranges reversed, past the end, splitting a character, a
+        // kind it does not declare; one good link last.
+        let body = #"""
+            if (!memchr(r->text, '!', r->text_length)) return 0;
+            layoutd_link bad[] = {{5, 2, "junk", NULL}, {0, 100000, "junk", NULL}, {1, 2, "junk", NULL},
+                                  {0, 1, "other", NULL}, {0, 0, "junk", NULL}};
+            for (int i = 0; i < 5; i++) emit(c, &bad[i]);
+            layoutd_link good = {0, 3, "junk", "ok"};
+            emit(c, &good);
+            return 0;
+            """#
+        _ = try compilePlugin(faultyPlugin(name: "junk", detectBody: body), name: "junk", in: folder)
+        let daemon = try Daemon(arguments: ["--plugin-dir", folder, "--no-builtin-plugins"])
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let result = try client.result("layout", ["text": "é! done", "detectors": ["junk"]])
+        let hits = regions(result, kind: "junk")
+        #expect(hits.count == 1)
+        #expect(hits.first?["value"] == "ok")
+        #expect(hits.first?["end"] == 2, "bytes [0, 3) of \"é!\" are UTF-16 [0, 2)")
+        let stats = try client.result("stats")["plugins"]?["loaded"]?.arrayValue?.first
+        #expect(stats?["droppedResults"] == 5)
+        #expect(daemon.log.contains("dropped 5 invalid result(s)"))
+        #expect(try client.result("ping")["pong"] == true)
+    }
+
+    @Test func aFailingCallIsAWarningNotAnError() throws {
+        let folder = try pluginFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let body = #"if (!memchr(r->text, '!', r->text_length)) return 0; snprintf(e, n, "backend unreachable"); return 1;"#
+        _ = try compilePlugin(faultyPlugin(name: "flaky", detectBody: body), name: "flaky", in: folder)
+        let daemon = try Daemon(arguments: ["--plugin-dir", folder, "--no-builtin-plugins"])
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let result = try client.result("layout", ["text": "hello!", "detectors": ["flaky"]])
+        #expect(result["lines"]?.arrayValue?.count == 1)
+        #expect(result["warnings"]?.arrayValue?.first?.stringValue?.contains("backend unreachable") == true)
+    }
+
+    @Test func aFolderOthersCanWriteIsRefused() throws {
+        let folder = try pluginFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try compilePlugin(faultyPlugin(name: "good"), name: "good", in: folder)
+        chmod(folder, 0o777)
+        let daemon = try Daemon(arguments: ["--plugin-dir", folder, "--no-builtin-plugins"])
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let failed = try client.result("stats")["plugins"]?["failed"]?.arrayValue ?? []
+        #expect(failed.first?["reason"]?.stringValue?.contains("writable by others") == true)
+        #expect(try client.result("initialize", [:])["capabilities"]?["plugins"] == [])
+    }
+
+    /// docs/plugins.md's example is Plugins/example/ticket.c, compiles with `cc -shared
+    /// -fPIC` as it stands and loads with `--plugin-dir`.
+    @Test func theDocumentedExampleCompilesAndLoads() throws {
+        let docs = try String(contentsOfFile: "\(repositoryRoot)/docs/plugins.md", encoding: .utf8)
+        let begin = try #require(docs.range(of: "```c\n/* ticket.c"))
+        let rest = docs[begin.lowerBound...].dropFirst(5)
+        let end = try #require(rest.range(of: "\n```"))
+        let source = String(rest[..<end.lowerBound]) + "\n"
+        let shipped = try String(contentsOfFile: "\(repositoryRoot)/Plugins/example/ticket.c", encoding: .utf8)
+        #expect(source == shipped, "docs/plugins.md shows Plugins/example/ticket.c exactly")
+        let folder = try pluginFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try compilePlugin(source, name: "ticket", in: folder)
+        let daemon = try Daemon(arguments: ["--plugin-dir", folder, "--no-builtin-plugins"])
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let text = "Fixed in LAYOUT-42, see also ab-1 and X-9 and QA-7."
+        let result = try client.result("layout", ["text": .string(text),
+                                                   "detectors": [["kind": "ticket", "baseURL": "https://t.example/"]]])
+        let hits = regions(result, kind: "ticket")
+        #expect(hits.compactMap { $0["value"]?.stringValue } == ["https://t.example/LAYOUT-42", "https://t.example/QA-7"])
+        #expect(daemon.log.contains("plugin ticket: ticket detector ready"))
+    }
+
+    /// Issue 7: a reload with a new plugin folder in the configuration loads its plugins
+    /// without dropping connections.
+    @Test func reloadPicksUpANewPluginFolder() throws {
+        let folder = try pluginFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let source = try String(contentsOfFile: "\(repositoryRoot)/Plugins/example/ticket.c", encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: "\(folder)/new", withIntermediateDirectories: true)
+        chmod("\(folder)/new", 0o700)
+        _ = try compilePlugin(source, name: "ticket", in: "\(folder)/new")
+        let config = "\(folder)/layoutd.json"
+        func write(folders: [String]) throws {
+            let list = folders.map { "\"\($0)\"" }.joined(separator: ", ")
+            try #"{"fontConfig": "\#(repositoryRoot)/config/fonts.conf", "plugins": {"folders": [\#(list)], "builtin": false}}"#
+                .write(toFile: config, atomically: true, encoding: .utf8)
+        }
+        try write(folders: [])
+        let daemon = try Daemon(configPath: config)
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        #expect(try client.call("layout", ["text": "QA-7", "detectors": ["ticket"]])["error"]?["code"] == -32602)
+        try write(folders: ["\(folder)/new"])
+        _ = try client.result("reload")
+        let plugins = try client.result("initialize", [:])["capabilities"]?["plugins"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
+        #expect(plugins == ["ticket"])
+        let result = try client.result("layout", ["text": "QA-7", "detectors": ["ticket"]])
+        #expect(regions(result, kind: "ticket").count == 1, "same connection, new plugin")
+    }
+}
