@@ -8,17 +8,16 @@ import Glibc
 // bitmaps) and walks outlines. Shaping and layout never use it; they work with HarfBuzz's
 // own OpenType functions (see FontFace).
 //
-// The CFreeType shim includes only FT_FREETYPE_H, so the few functions declared in other
-// FreeType headers (FT_Outline_Decompose from ftoutln.h; FT_Get_MM_Var, FT_Done_MM_Var and
-// FT_{Get,Set}_Var_Design_Coordinates from ftmm.h) are looked up in the already linked
-// libfreetype at run time with dlsym, and FT_MM_Var is read by its C layout.
+// The CFreeType shim includes FT_FREETYPE_H, FT_OUTLINE_H (FT_Outline_Decompose) and
+// FT_MULTIPLE_MASTERS_H (FT_Get_MM_Var, FT_Done_MM_Var, FT_{Get,Set}_Var_Design_Coordinates
+// and the FT_MM_Var/FT_Var_Axis structs), so all of FreeType is called directly.
 
 /// A failure of the glyph rasterizer. `description` says what failed and for which font,
 /// glyph or size, in words a person can act on.
 public struct GlyphRasterizerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What went wrong.
     public enum Kind: Equatable, Sendable {
-        /// FreeType could not be initialized, or a FreeType function it needs is missing.
+        /// FreeType could not be initialized.
         case libraryUnavailable
         /// The font file does not exist.
         case fontNotFound
@@ -136,21 +135,16 @@ public final class GlyphRasterizer: @unchecked Sendable {
     public static let faceCacheCapacity = 64
 
     private let library: FreeTypeLibrary
-    private let functions: FreeTypeFunctions
     private let faces: Mutex<BoundedCache<FaceKey, RasterFace>>
 
-    /// Initializes FreeType and resolves the FreeType functions the shim does not declare.
-    /// Fails with `.libraryUnavailable` when `FT_Init_FreeType` fails or libfreetype lacks
-    /// one of those functions.
+    /// Initializes FreeType. Fails with `.libraryUnavailable` when `FT_Init_FreeType` fails.
     public init() throws {
-        let functions = try FreeTypeFunctions()
         var handle: FT_Library?
         let error = FT_Init_FreeType(&handle)
         guard error == 0, let handle else {
             throw GlyphRasterizerError(.libraryUnavailable, "cannot initialize FreeType", freeTypeError: error)
         }
         self.library = FreeTypeLibrary(handle)
-        self.functions = functions
         self.faces = Mutex(BoundedCache(capacity: Self.faceCacheCapacity))
     }
 
@@ -188,7 +182,7 @@ public final class GlyphRasterizer: @unchecked Sendable {
         let image: GlyphImage = try faces.withLock { cache in
             let face = try self.face(file: file, index: index, cache: &cache)
             try face.check(glyph: glyph)
-            try face.apply(coords, functions: self.functions)
+            try face.apply(coords)
             let strikeScale = try face.setSize(pixelSize)
             return try face.render(glyph: glyph, scale: strikeScale)
         }
@@ -212,9 +206,9 @@ public final class GlyphRasterizer: @unchecked Sendable {
             let face = try self.face(file: file, index: index, cache: &cache)
             try face.check(glyph: glyph)
             guard face.isScalable else { return nil }
-            try face.apply(coords, functions: self.functions)
+            try face.apply(coords)
             _ = try face.setSize(pixelSize)
-            return try face.outline(glyph: glyph, functions: self.functions)
+            return try face.outline(glyph: glyph)
         }
         guard let segments else { return false }
         for segment in segments { sink(segment) }
@@ -231,7 +225,7 @@ public final class GlyphRasterizer: @unchecked Sendable {
     private func face(file: String, index: Int, cache: inout BoundedCache<FaceKey, RasterFace>) throws -> RasterFace {
         let key = FaceKey(file: file, index: index)
         if let face = cache[key] { return face }
-        let face = try RasterFace(library: library, file: file, index: index, functions: functions)
+        let face = try RasterFace(library: library, file: file, index: index)
         cache[key] = face
         return face
     }
@@ -249,41 +243,6 @@ private final class FreeTypeLibrary {
     let handle: FT_Library
     init(_ handle: FT_Library) { self.handle = handle }
     deinit { FT_Done_FreeType(handle) }
-}
-
-/// The FreeType functions outside FT_FREETYPE_H, resolved in the loaded libfreetype.
-private struct FreeTypeFunctions {
-    typealias GetMMVar = @convention(c) (FT_Face?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> FT_Error
-    typealias DoneMMVar = @convention(c) (FT_Library?, UnsafeMutableRawPointer?) -> FT_Error
-    typealias VarDesignCoordinates = @convention(c) (FT_Face?, FT_UInt, UnsafeMutablePointer<FT_Fixed>?) -> FT_Error
-    typealias OutlineDecompose = @convention(c) (UnsafeMutablePointer<FT_Outline>?, UnsafePointer<FT_Outline_Funcs>?, UnsafeMutableRawPointer?) -> FT_Error
-
-    let getMMVar: GetMMVar
-    let doneMMVar: DoneMMVar
-    let setVarDesignCoordinates: VarDesignCoordinates
-    let getVarDesignCoordinates: VarDesignCoordinates
-    let outlineDecompose: OutlineDecompose
-
-    init() throws {
-        getMMVar = try Self.resolve("FT_Get_MM_Var")
-        doneMMVar = try Self.resolve("FT_Done_MM_Var")
-        setVarDesignCoordinates = try Self.resolve("FT_Set_Var_Design_Coordinates")
-        getVarDesignCoordinates = try Self.resolve("FT_Get_Var_Design_Coordinates")
-        outlineDecompose = try Self.resolve("FT_Outline_Decompose")
-    }
-
-    private static func resolve<F>(_ name: String) throws -> F {
-        // RTLD_DEFAULT (nil) finds libfreetype, which this module links; dlopen it by its
-        // soname as a fallback (for a libfreetype loaded RTLD_LOCAL).
-        var symbol = dlsym(nil, name)
-        if symbol == nil, let handle = dlopen("libfreetype.so.6", RTLD_NOW | RTLD_NOLOAD) ?? dlopen("libfreetype.so.6", RTLD_NOW) {
-            symbol = dlsym(handle, name)
-        }
-        guard let symbol else {
-            throw GlyphRasterizerError(.libraryUnavailable, "the loaded FreeType library lacks \(name) (FreeType 2.9 or later is needed)")
-        }
-        return unsafeBitCast(symbol, to: F.self)
-    }
 }
 
 private struct VariationSetting: Equatable {
@@ -319,7 +278,7 @@ private final class RasterFace {
     private var appliedSize: Double?
     private var appliedStrikeScale: Double = 1
 
-    init(library: FreeTypeLibrary, file: String, index: Int, functions: FreeTypeFunctions) throws {
+    init(library: FreeTypeLibrary, file: String, index: Int) throws {
         guard index >= 0 else {
             throw GlyphRasterizerError(.invalidGlyph, "face index \(index) of \(file) is negative")
         }
@@ -342,14 +301,14 @@ private final class RasterFace {
         var axes: [VariationAxis] = []
         var base: [FT_Fixed] = []
         if flags & FT_Long(FT_FACE_FLAG_MULTIPLE_MASTERS) != 0 {
-            var master: UnsafeMutableRawPointer?
-            if functions.getMMVar(handle, &master) == 0, let master {
-                axes = Self.readAxes(master)
-                _ = functions.doneMMVar(library.handle, master)
+            var master: UnsafeMutablePointer<FT_MM_Var>?
+            if FT_Get_MM_Var(handle, &master) == 0, let master {
+                axes = Self.readAxes(master.pointee)
+                _ = FT_Done_MM_Var(library.handle, master)
             }
             if !axes.isEmpty {
                 base = [FT_Fixed](repeating: 0, count: axes.count)
-                if functions.getVarDesignCoordinates(handle, FT_UInt(axes.count), &base) != 0 {
+                if FT_Get_Var_Design_Coordinates(handle, FT_UInt(axes.count), &base) != 0 {
                     base = axes.map { min(max(0, $0.minimum), $0.maximum) }
                 }
             }
@@ -361,30 +320,13 @@ private final class RasterFace {
 
     deinit { FT_Done_Face(face) }
 
-    /// The axes of an `FT_MM_Var`, read by its C layout: `FT_UInt num_axis, num_designs,
-    /// num_namedstyles; FT_Var_Axis* axis; …` and `FT_Var_Axis { FT_String* name;
-    /// FT_Fixed minimum, def, maximum; FT_ULong tag; FT_UInt strid; }`.
-    private static func readAxes(_ master: UnsafeMutableRawPointer) -> [VariationAxis] {
-        func align(_ offset: Int, _ alignment: Int) -> Int { (offset + alignment - 1) / alignment * alignment }
-        let uint = MemoryLayout<FT_UInt>.self
-        let pointer = MemoryLayout<UnsafeRawPointer>.self
-        let fixed = MemoryLayout<FT_Fixed>.self
-        let ulong = MemoryLayout<FT_ULong>.self
-        let count = Int(master.loadUnaligned(as: FT_UInt.self))
-        let axisArrayOffset = align(3 * uint.size, pointer.alignment)
-        guard count > 0, count <= 64,
-              let array = master.loadUnaligned(fromByteOffset: axisArrayOffset, as: UnsafeRawPointer?.self) else { return [] }
-        let minimumOffset = align(pointer.size, fixed.alignment)
-        let maximumOffset = minimumOffset + 2 * fixed.stride
-        let tagOffset = align(minimumOffset + 3 * fixed.stride, ulong.alignment)
-        let strideOfAxis = align(align(tagOffset + ulong.size, uint.alignment) + uint.size,
-                                 max(pointer.alignment, fixed.alignment, ulong.alignment, uint.alignment))
+    /// The axes of an `FT_MM_Var` (none when it claims more than 64).
+    private static func readAxes(_ master: FT_MM_Var) -> [VariationAxis] {
+        let count = Int(master.num_axis)
+        guard count > 0, count <= 64, let array = master.axis else { return [] }
         return (0..<count).map { i in
-            let axis = array + i * strideOfAxis
-            return VariationAxis(
-                tag: UInt32(truncatingIfNeeded: axis.loadUnaligned(fromByteOffset: tagOffset, as: FT_ULong.self)),
-                minimum: axis.loadUnaligned(fromByteOffset: minimumOffset, as: FT_Fixed.self),
-                maximum: axis.loadUnaligned(fromByteOffset: maximumOffset, as: FT_Fixed.self))
+            let axis = array[i]
+            return VariationAxis(tag: UInt32(truncatingIfNeeded: axis.tag), minimum: axis.minimum, maximum: axis.maximum)
         }
     }
 
@@ -395,7 +337,7 @@ private final class RasterFace {
     }
 
     /// Sets the design coordinates: the face's own, with the named axes overridden.
-    func apply(_ settings: [VariationSetting], functions: FreeTypeFunctions) throws {
+    func apply(_ settings: [VariationSetting]) throws {
         guard !axes.isEmpty else { return }
         var coordinates = baseCoordinates
         for setting in settings where setting.value.isFinite {
@@ -405,7 +347,7 @@ private final class RasterFace {
             }
         }
         guard coordinates != appliedCoordinates else { return }
-        let error = functions.setVarDesignCoordinates(face, FT_UInt(coordinates.count), &coordinates)
+        let error = FT_Set_Var_Design_Coordinates(face, FT_UInt(coordinates.count), &coordinates)
         // Variation changes scale-dependent state; size the face again.
         appliedSize = nil
         guard error == 0 else {
@@ -617,7 +559,7 @@ private final class RasterFace {
 
     /// The outline of `glyph` at the current size (unhinted), y down, in pixels.
     /// Nil when the glyph loads as something other than an outline.
-    func outline(glyph: UInt32, functions: FreeTypeFunctions) throws -> [GlyphRasterizer.OutlineSegment]? {
+    func outline(glyph: UInt32) throws -> [GlyphRasterizer.OutlineSegment]? {
         let error = FT_Load_Glyph(face, glyph, Int32(FT_LOAD_NO_BITMAP | FT_LOAD_NO_HINTING))
         guard error == 0, let slot = face.pointee.glyph else {
             throw GlyphRasterizerError(.renderFailed, "cannot load the outline of glyph \(glyph) of face \(index) of \(file)", freeTypeError: error)
@@ -657,7 +599,7 @@ private final class RasterFace {
             shift: 0, delta: 0)
         let result = withExtendedLifetime(collector) {
             withUnsafeMutablePointer(to: &slot.pointee.outline) { outline in
-                functions.outlineDecompose(outline, &callbacks, Unmanaged.passUnretained(collector).toOpaque())
+                FT_Outline_Decompose(outline, &callbacks, Unmanaged.passUnretained(collector).toOpaque())
             }
         }
         guard result == 0 else {
