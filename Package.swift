@@ -69,11 +69,15 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: Plugins (C, linking only the ABI header target)
+        // Leftmost-longest key matching (Aho–Corasick), compiled into links and shortcodes.
         .target(
-            name: "LinksPlugin", dependencies: ["CLayoutPlugin"], path: "Plugins/links", publicHeadersPath: ".",
+            name: "PluginKeyMatch", path: "Plugins/shared",
             cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
         .target(
-            name: "ShortcodesPlugin", dependencies: ["CLayoutPlugin"], path: "Plugins/shortcodes", publicHeadersPath: ".",
+            name: "LinksPlugin", dependencies: ["CLayoutPlugin", "PluginKeyMatch"], path: "Plugins/links", publicHeadersPath: ".",
+            cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
+        .target(
+            name: "ShortcodesPlugin", dependencies: ["CLayoutPlugin", "PluginKeyMatch"], path: "Plugins/shortcodes", publicHeadersPath: ".",
             cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
         .target(
             name: "RenderPlugin", dependencies: ["CLayoutPlugin"], path: "Plugins/render", publicHeadersPath: ".",

@@ -36,7 +36,7 @@ final class Daemon {
         process.executableURL = URL(fileURLWithPath: try Self.binary())
         process.arguments = ["--socket", socketPath, "--config", config, "--log-level", "info"] + arguments
         process.standardOutput = FileHandle.nullDevice
-        FileManager.default.createFile(atPath: "\(folder)/layoutd.log", contents: nil)
+        _ = FileManager.default.createFile(atPath: "\(folder)/layoutd.log", contents: nil)
         process.standardError = FileHandle(forWritingAtPath: "\(folder)/layoutd.log")
         try process.run()
         // Ready when the socket file exists and accepts connections.

@@ -186,3 +186,37 @@ struct PluginFaultTests {
         #expect(regions(result, kind: "ticket").count == 1, "same connection, new plugin")
     }
 }
+
+/// The C harnesses of Tests/PluginHarness, run against the plugins SwiftPM built beside
+/// layoutd: every detection rule of the links plugin, shortcodes, and the render plugin's
+/// pixels and SVG, call by call through the ABI.
+@Suite("Plugin harnesses (C, through the ABI)")
+struct PluginHarnessTests {
+    func run(_ harness: String, _ plugins: [String]) throws {
+        let folder = try pluginFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let binary = "\(folder)/\(harness)"
+        let cc = Process()
+        cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        cc.arguments = ["cc", "-std=c11", "-I", "\(repositoryRoot)/Sources/CLayoutPlugin/include",
+                        "\(repositoryRoot)/Tests/PluginHarness/\(harness).c", "-ldl", "-lm", "-o", binary]
+        try cc.run()
+        cc.waitUntilExit()
+        try #require(cc.terminationStatus == 0, "cc \(harness).c")
+        let built = URL(fileURLWithPath: try Daemon.binary()).deletingLastPathComponent().path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = plugins.map { "\(built)/liblayoutd-plugin-\($0).so" }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(output.split(separator: "\n").filter { $0.contains("FAIL") }.prefix(20).joined(separator: "\n"))")
+        #expect(output.contains(" 0 failed"))
+    }
+
+    @Test func linksAndShortcodes() throws { try run("links_test", ["links", "shortcodes"]) }
+    @Test func render() throws { try run("render_test", ["render"]) }
+}
