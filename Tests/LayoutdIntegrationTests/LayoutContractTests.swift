@@ -96,7 +96,10 @@ import Testing
         #expect(info["offsetEncoding"] == "utf-16")
         #expect(info["server"]?["name"] == "layoutd")
         #expect(info["capabilities"]?["methods"]?.arrayValue?.contains("layout") == true)
-        #expect(info["capabilities"]?["plugins"] == [])
+        #expect(info["capabilities"]?["methods"]?.arrayValue?.contains("render") == true)
+        let plugins = info["capabilities"]?["plugins"]?.arrayValue ?? []
+        #expect(plugins.allSatisfy { $0["name"]?.stringValue != nil && $0["kind"]?.stringValue != nil && $0["version"]?.stringValue != nil })
+        #expect(plugins.count == 4, "the shipped plugins load by default")
         let fallback = try client.result("initialize", ["offsetEncodings": ["utf-7", "utf-32"]])
         #expect(fallback["offsetEncoding"] == "utf-32")
         let refused = try client.call("initialize", ["offsetEncodings": ["latin-1"]])
