@@ -37,6 +37,8 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        // epoll and eventfd (libc headers the Glibc module leaves out).
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .target(
             name: "CICUShim", path: "Sources/CICUShim",
             linkerSettings: [.linkedLibrary("icuuc")]),
@@ -53,7 +55,7 @@ let package = Package(
         // MARK: Protocol types, transport, server
         .target(name: "LayoutProtocol", swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(
-            name: "LayoutTransport", dependencies: ["LayoutProtocol"],
+            name: "LayoutTransport", dependencies: ["LayoutProtocol", "CEpoll"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(
             name: "LayoutServer",

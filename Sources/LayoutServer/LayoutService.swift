@@ -144,12 +144,15 @@ public final class LayoutService: Sendable {
     }
 
     /// What to do with one line of input: answer it at once (parse errors, `initialize`,
-    /// `update` and `release`, and `$/` notifications such as `$/cancelRequest`, which must
-    /// take effect in the order sent), or run it as a job on a worker (everything else;
-    /// answers may then come out of order).
+    /// `release`, and `$/` notifications such as `$/cancelRequest`, which must take effect in
+    /// the order sent), run it on a worker before reading on (`update`), or run it as a job on
+    /// a worker (everything else; answers may then come out of order).
     public enum Route {
         case reply([UInt8]?)
         case job(@Sendable () -> [UInt8]?)
+        /// Runs on a worker, but the connection's later messages wait until it is done
+        /// (`update`: edits apply in the order sent, without holding up other connections).
+        case ordered(@Sendable () -> [UInt8]?)
     }
 
     /// Routes one line of input (see `Route`).
@@ -162,8 +165,12 @@ public final class LayoutService: Sendable {
             return .reply(JSONWriter.serialize(RPCResponse.failure(id: .null, error: RPCError(.parseError, "parse error: \(error)"))))
         }
         if case .success(let request) = RPCRequest.decode(message) {
-            if ["initialize", "update", "release"].contains(request.method) || request.method.hasPrefix("$/") {
+            if ["initialize", "release"].contains(request.method) || request.method.hasPrefix("$/") {
                 return .reply(handle(message: message, session: session).map(JSONWriter.serialize))
+            }
+            if request.method == "update" {
+                let snapshot = session.snapshot(cancellation: nil, deadline: Statistics.now() + configuration.requestSeconds)
+                return .ordered { [self] in handle(message: message, session: snapshot).map(JSONWriter.serialize) }
             }
             let deadline = Statistics.now() + configuration.requestSeconds
             let flag = request.id.map { session.register($0) }

@@ -32,6 +32,9 @@ public struct ServerConfiguration: Sendable {
     public var requestCPUSeconds = 20.0
     /// Requests of one connection queued or running at once; reading waits past it.
     public var maxPendingPerConnection = 64
+    /// Answers buffered for one connection whose client does not read them; past it the
+    /// connection is dropped (reading from it pauses at 4 MiB already).
+    public var maxOutputBytes = 64 << 20
     /// Peers (by SO_PEERCRED uid) served; others get one error line. Default: the daemon's
     /// own uid and root.
     public var allowedUIDs: Set<UInt32> = [getuid(), 0]
@@ -54,7 +57,7 @@ public struct ServerConfiguration: Sendable {
             ("partialMessageSeconds", "\(partialMessageSeconds)"), ("sendTimeoutSeconds", "\(sendTimeoutSeconds)"),
             ("drainSeconds", "\(drainSeconds)"), ("requestSeconds", "\(requestSeconds)"),
             ("requestCPUSeconds", "\(requestCPUSeconds)"),
-            ("maxPendingPerConnection", "\(maxPendingPerConnection)"),
+            ("maxPendingPerConnection", "\(maxPendingPerConnection)"), ("maxOutputBytes", "\(maxOutputBytes)"),
             ("retainedLayouts", "\(maxRetainedLayouts)"), ("retainedBytes", "\(maxRetainedBytes)"),
         ]
         var lines = [
@@ -86,7 +89,7 @@ public struct ServerConfiguration: Sendable {
     public static let limitKeys = [
         "maxMessageBytes", "maxTextLength", "maxConnections", "maxConnectionsPerUid",
         "partialMessageSeconds", "sendTimeoutSeconds", "drainSeconds", "requestSeconds", "requestCPUSeconds",
-        "maxPendingPerConnection", "retainedLayouts", "retainedBytes",
+        "maxPendingPerConnection", "maxOutputBytes", "retainedLayouts", "retainedBytes",
     ]
 
     /// Reads `path`. Fails with a message naming the file and the member at fault (a wrong
@@ -137,6 +140,7 @@ public struct ServerConfiguration: Sendable {
                 config.requestCPUSeconds = try limits.number("requestCPUSeconds", in: 0.001...86400, what: "seconds") ?? config.requestCPUSeconds
                 config.maxPendingPerConnection = try limits.integer("maxPendingPerConnection", in: 1...100_000) ?? config.maxPendingPerConnection
                 config.maxRetainedBytes = try limits.integer("retainedBytes", in: 0...(1 << 40)) ?? config.maxRetainedBytes
+                config.maxOutputBytes = try limits.integer("maxOutputBytes", in: 65_536...(1 << 34)) ?? config.maxOutputBytes
             }
             if let plugins = try reader.object("plugins") {
                 try plugins.rejectUnknownKeys(pluginKeys)

@@ -12,46 +12,66 @@ public struct LineFramer {
     }
 
     public let maxLineLength: Int
+    /// Bytes received; those before `head` are consumed (compacted away now and then, so
+    /// many small pipelined lines cost linear time, not a shift of the buffer per line).
     private var buffer: [UInt8] = []
+    private var head = 0
+    /// Bytes from `head` up to here hold no newline.
     private var scanned = 0
     private var discarding = false
 
     public init(maxLineLength: Int) { self.maxLineLength = maxLineLength }
 
     /// Bytes held for a line not yet complete.
-    public var pendingCount: Int { buffer.count }
+    public var pendingCount: Int { buffer.count - head }
 
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) { buffer.append(contentsOf: bytes) }
-    public mutating func append(_ bytes: [UInt8]) { buffer.append(contentsOf: bytes) }
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) { compact(); buffer.append(contentsOf: bytes) }
+    public mutating func append(_ bytes: [UInt8]) { compact(); buffer.append(contentsOf: bytes) }
+
+    private mutating func compact() {
+        guard head > 0, head >= buffer.count / 2 || head >= 1 << 16 else { return }
+        buffer.removeSubrange(0..<head)
+        scanned -= head
+        head = 0
+    }
+
+    private mutating func consume(through end: Int) {
+        head = end
+        scanned = end
+        if head == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
+            head = 0
+            scanned = 0
+        }
+    }
 
     /// The next complete frame, or nil when more bytes are needed.
     public mutating func nextFrame() -> Frame? {
         while true {
-            if let newline = buffer[scanned...].firstIndex(of: 0x0A) {
+            if let newline = buffer[max(scanned, head)...].firstIndex(of: 0x0A) {
                 if discarding {
-                    buffer.removeSubrange(0...newline)
-                    scanned = 0
+                    consume(through: newline + 1)
                     discarding = false
                     continue
                 }
-                if newline > maxLineLength {
-                    buffer.removeSubrange(0...newline)
-                    scanned = 0
+                if newline - head > maxLineLength {
+                    consume(through: newline + 1)
                     return .oversized
                 }
-                var line = Array(buffer[0..<newline])
-                buffer.removeSubrange(0...newline)
-                scanned = 0
+                var line = Array(buffer[head..<newline])
+                consume(through: newline + 1)
                 if line.last == 0x0D { line.removeLast() }
                 return .line(line)
             }
             if discarding {
                 buffer.removeAll(keepingCapacity: false)
+                head = 0
                 scanned = 0
                 return nil
             }
-            if buffer.count > maxLineLength {
+            if buffer.count - head > maxLineLength {
                 buffer.removeAll(keepingCapacity: false)
+                head = 0
                 scanned = 0
                 discarding = true
                 return .oversized

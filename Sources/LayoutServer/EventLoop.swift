@@ -1,0 +1,374 @@
+import CEpoll
+import LayoutProtocol
+import LayoutTransport
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One client connection as the event loop keeps it. Reading and framing belong to the loop
+/// thread; the output buffer, the count of requests running and the closed flag are shared
+/// with the worker threads that answer, behind one lock. Owns its descriptor: `close()`
+/// closes it once, under the lock, so no worker writes to a reused number.
+final class ClientConnection: @unchecked Sendable {
+    let fd: Int32
+    let uid: UInt32
+    let token: UInt64
+    /// Loop thread only.
+    var framer: LineFramer
+    var partialSince: Double?
+    var readClosed = false
+    var interest: UInt32 = 0
+    var session: Session!
+
+    struct Shared {
+        var output: [UInt8] = []
+        var sent = 0
+        /// Requests of this connection queued or running on workers.
+        var pending = 0
+        /// An ordered request (`update`) runs: the connection's later messages wait for it.
+        var ordered = false
+        var closed = false
+        /// Since when buffered output has made no progress (nil: nothing buffered).
+        var stalledSince: Double?
+        /// Set when the connection must be dropped (output over its limit).
+        var dropReason: String?
+    }
+    let shared = Mutex(Shared())
+
+    /// Bytes of answers queued and not yet written, over every connection (SIGTERM's drain
+    /// waits for them too).
+    let unsent: UnsentBytes
+
+    init(fd: Int32, uid: UInt32, token: UInt64, maxLineLength: Int, unsent: UnsentBytes) {
+        self.unsent = unsent
+        self.fd = fd
+        self.uid = uid
+        self.token = token
+        self.framer = LineFramer(maxLineLength: maxLineLength)
+    }
+
+    var buffered: Int { shared.withLock { $0.output.count - $0.sent } }
+    var orderedRunning: Bool { shared.withLock { $0.ordered } }
+
+    /// Queues `line` plus a newline and writes what the socket takes now (never blocks).
+    /// Output past `limit` bytes marks the connection for dropping: its client does not read.
+    func enqueue(_ line: [UInt8], limit: Int) {
+        shared.withLock { s in
+            guard !s.closed, s.dropReason == nil else { return }
+            if s.sent == s.output.count { s.output.removeAll(keepingCapacity: s.output.capacity <= 1 << 20); s.sent = 0 }
+            s.output += line
+            s.output.append(0x0A)
+            unsent.count.wrappingAdd(line.count + 1, ordering: .relaxed)
+            if s.output.count - s.sent > limit {
+                s.dropReason = "its client does not read: \(s.output.count - s.sent) bytes of answers wait, over the limit of \(limit)"
+                return
+            }
+            Self.flush(fd, &s, unsent)
+        }
+    }
+
+    /// Writes buffered output until the socket would block (under the lock).
+    func flush() { shared.withLock { s in if !s.closed { Self.flush(fd, &s, unsent) } } }
+
+    private static func flush(_ fd: Int32, _ s: inout Shared, _ unsent: UnsentBytes) {
+        while s.sent < s.output.count {
+            let n = s.output.withUnsafeBytes { raw in
+                send(fd, raw.baseAddress! + s.sent, raw.count - s.sent, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            }
+            if n > 0 {
+                s.sent += n
+                unsent.count.wrappingSubtract(n, ordering: .relaxed)
+                s.stalledSince = nil
+                continue
+            }
+            let code = errno
+            if n < 0 && code == EINTR { continue }
+            if n < 0 && (code == EAGAIN || code == EWOULDBLOCK) {
+                if s.stalledSince == nil { s.stalledSince = Statistics.now() }
+                return
+            }
+            s.dropReason = "write failed: \(String(cString: strerror(code)))"
+            return
+        }
+        s.output.removeAll(keepingCapacity: s.output.capacity <= 1 << 20)
+        s.sent = 0
+        s.stalledSince = nil
+    }
+
+    /// Closes the descriptor (once); later writes are dropped.
+    func close() {
+        shared.withLock { s in
+            guard !s.closed else { return }
+            s.closed = true
+            unsent.count.wrappingSubtract(s.output.count - s.sent, ordering: .relaxed)
+            s.output = []
+            s.sent = 0
+            _ = Glibc.close(fd)
+        }
+    }
+}
+
+/// A count shared by every connection of a server.
+final class UnsentBytes: Sendable {
+    let count = Atomic<Int>(0)
+}
+
+/// The server's one event loop: a single thread waits with epoll on the listening socket and
+/// every connection, reads and frames requests, answers the quick ones inline and hands the
+/// rest to the worker pool, whose answers are written by the workers when the socket takes
+/// them (else buffered, and written by the loop when it becomes writable). Enforces the
+/// per-connection limits: pending requests (reading pauses), buffered output (a client that
+/// never reads is dropped), half-sent lines and stalled output (dropped after their
+/// deadlines). Started by `Server.serve`.
+final class EventLoop: @unchecked Sendable {
+    let server: Server
+    let epoll: Epoll
+    let wakeup: Wakeup
+    private var connections: [UInt64: ClientConnection] = [:]
+    private var nextToken: UInt64 = 2
+    private let dirty = Mutex<[UInt64]>([])
+    private var listener: Int32 = -1
+    private static let listenerToken: UInt64 = 0
+    private static let wakeupToken: UInt64 = 1
+    private var readBuffer = [UInt8](repeating: 0, count: 65_536)
+
+    init(server: Server) throws(Errno) {
+        self.server = server
+        epoll = try Epoll()
+        wakeup = try Wakeup()
+        try epoll.add(wakeup.descriptor, events: UInt32(EPOLLIN.rawValue), token: Self.wakeupToken)
+    }
+
+    var configuration: ServerConfiguration { server.service.configuration }
+
+    /// Marks a connection for the loop's attention (from any thread) and wakes it.
+    func markDirty(_ token: UInt64) {
+        dirty.withLock { $0.append(token) }
+        wakeup.signal()
+    }
+
+    /// Runs forever (returns only when epoll itself fails).
+    func run(listener fd: Int32) {
+        listener = fd
+        do {
+            try UnixSocket.setNonBlocking(fd)
+            try epoll.add(fd, events: UInt32(EPOLLIN.rawValue), token: Self.listenerToken)
+        } catch {
+            Log.error("cannot watch the listening socket: \(error)")
+            return
+        }
+        var events = [epoll_event](repeating: epoll_event(), count: 256)
+        var lastSweep = Statistics.now()
+        while true {
+            let count: Int
+            do { count = try epoll.wait(&events, milliseconds: 200) } catch {
+                Log.error("\(error); the event loop stops")
+                return
+            }
+            for i in 0..<count {
+                let token = events[i].data.u64
+                let flags = events[i].events
+                switch token {
+                case Self.listenerToken: acceptAll()
+                case Self.wakeupToken: wakeup.drain()
+                default:
+                    guard let connection = connections[token] else { continue }
+                    if flags & (UInt32(EPOLLERR.rawValue) | UInt32(EPOLLHUP.rawValue)) != 0 && flags & UInt32(EPOLLIN.rawValue) == 0 {
+                        drop(connection, reason: nil)
+                        continue
+                    }
+                    if flags & UInt32(EPOLLIN.rawValue) != 0 { read(connection) }
+                    if flags & UInt32(EPOLLOUT.rawValue) != 0 { connection.flush() }
+                    settle(connection)
+                }
+            }
+            for token in dirty.withLock({ d -> [UInt64] in defer { d.removeAll() }; return d }) {
+                guard let connection = connections[token] else { continue }
+                processFrames(connection)
+                connection.flush()
+                settle(connection)
+            }
+            let now = Statistics.now()
+            if now - lastSweep >= 0.1 {
+                lastSweep = now
+                sweep(now: now)
+            }
+        }
+    }
+
+    // MARK: Accepting
+
+    private func acceptAll() {
+        while listener >= 0 {
+            let accepted: FileDescriptor?
+            do { accepted = try UnixSocket.acceptNonBlocking(listener) } catch {
+                if server.stopped.load(ordering: .sequentiallyConsistent) || error.code == EINVAL || error.code == EBADF {
+                    epoll.remove(listener)
+                    listener = -1
+                    return
+                }
+                if error.code == EMFILE || error.code == ENFILE || error.code == ENOBUFS || error.code == ENOMEM {
+                    Log.warning("\(error); connections wait until descriptors free up")
+                    return
+                }
+                if error.code == ECONNABORTED { continue }
+                Log.error("\(error); no longer accepting connections")
+                epoll.remove(listener)
+                listener = -1
+                return
+            }
+            guard let accepted else { return }
+            let raw = accepted.release()
+            guard let uid = server.admit(raw) else { continue }
+            let token = nextToken
+            nextToken += 1
+            let connection = ClientConnection(fd: raw, uid: uid, token: token, maxLineLength: configuration.maxMessageBytes,
+                                              unsent: server.unsent)
+            let limit = configuration.maxOutputBytes
+            connection.session = Session(notify: { [weak connection] note in
+                guard let connection else { return }
+                connection.enqueue(JSONWriter.serialize(note), limit: limit)
+                self.markDirty(connection.token)
+            })
+            connections[token] = connection
+            do {
+                try epoll.add(raw, events: UInt32(EPOLLIN.rawValue) | UInt32(EPOLLRDHUP.rawValue), token: token)
+                connection.interest = UInt32(EPOLLIN.rawValue) | UInt32(EPOLLRDHUP.rawValue)
+            } catch {
+                Log.warning("cannot watch a connection: \(error)")
+                drop(connection, reason: nil)
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    private func read(_ connection: ClientConnection) {
+        guard !connection.readClosed else { return }
+        var total = 0
+        // At most 1 MiB per wake-up, so one busy client cannot starve the others.
+        while total < 1 << 20, !connection.readClosed {
+            let n = readBuffer.withUnsafeMutableBytes { recv(connection.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if n > 0 {
+                total += n
+                readBuffer.withUnsafeBytes { connection.framer.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                processFrames(connection)
+                if connection.shared.withLock({ $0.pending >= configuration.maxPendingPerConnection || $0.ordered }) { break }
+                continue
+            }
+            let code = errno
+            if n < 0 && code == EINTR { continue }
+            if n < 0 && (code == EAGAIN || code == EWOULDBLOCK) { break }
+            // End of stream (or an error): answer what was asked, then close.
+            connection.readClosed = true
+            break
+        }
+        connection.partialSince = connection.framer.pendingCount > 0 ? (connection.partialSince ?? Statistics.now()) : nil
+    }
+
+    /// Takes complete messages from the framer while the connection may have more running.
+    private func processFrames(_ connection: ClientConnection) {
+        let service = server.service
+        let maxPending = configuration.maxPendingPerConnection
+        let limit = configuration.maxOutputBytes
+        while connection.shared.withLock({ $0.pending }) < maxPending, !connection.orderedRunning,
+              let frame = connection.framer.nextFrame() {
+            switch frame {
+            case .oversized:
+                let error = RPCError(.invalidRequest, "invalid request: message exceeds \(configuration.maxMessageBytes) bytes; the connection is closed")
+                connection.enqueue(JSONWriter.serialize(RPCResponse.failure(id: .null, error: error)), limit: limit)
+                connection.readClosed = true
+                connection.framer = LineFramer(maxLineLength: 0)
+                return
+            case .line(let bytes):
+                // In flight from here until its answer is queued (SIGTERM's drain waits for it).
+                service.inFlight.wrappingAdd(1, ordering: .sequentiallyConsistent)
+                switch service.route(line: bytes, session: connection.session) {
+                case .reply(let reply):
+                    if let reply { connection.enqueue(reply, limit: limit) }
+                    service.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+                case .job(let job):
+                    connection.shared.withLock { $0.pending += 1 }
+                    Server.workers.async { [self] in
+                        if let reply = job() { connection.enqueue(reply, limit: limit) }
+                        service.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+                        connection.shared.withLock { $0.pending -= 1 }
+                        markDirty(connection.token)
+                    }
+                case .ordered(let job):
+                    connection.shared.withLock { $0.pending += 1; $0.ordered = true }
+                    Server.workers.async { [self] in
+                        if let reply = job() { connection.enqueue(reply, limit: limit) }
+                        service.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+                        connection.shared.withLock { $0.pending -= 1; $0.ordered = false }
+                        markDirty(connection.token)
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: State
+
+    /// After events: drop, close or re-arm the connection as its state asks.
+    private func settle(_ connection: ClientConnection) {
+        let (pending, buffered, dropReason, closed, ordered) = connection.shared.withLock { s in
+            (s.pending, s.output.count - s.sent, s.dropReason, s.closed, s.ordered)
+        }
+        if closed { return }
+        if let dropReason {
+            drop(connection, reason: dropReason)
+            return
+        }
+        if connection.readClosed && pending == 0 && buffered == 0 {
+            drop(connection, reason: nil)
+            return
+        }
+        var wanted = UInt32(EPOLLRDHUP.rawValue)
+        // Reading pauses while the connection has its fill of requests running or of answers
+        // waiting for the client to read them, or an ordered request (`update`) runs.
+        if !connection.readClosed && pending < configuration.maxPendingPerConnection && buffered < 4 << 20 && !ordered {
+            wanted |= UInt32(EPOLLIN.rawValue)
+        }
+        if buffered > 0 { wanted |= UInt32(EPOLLOUT.rawValue) }
+        if connection.readClosed { wanted &= ~UInt32(EPOLLRDHUP.rawValue) }
+        if wanted != connection.interest {
+            do {
+                try epoll.modify(connection.fd, events: wanted, token: connection.token)
+                connection.interest = wanted
+            } catch {
+                drop(connection, reason: "\(error)")
+            }
+        }
+    }
+
+    /// Deadlines: half-sent messages and output the client does not take.
+    private func sweep(now: Double) {
+        let partialLimit = configuration.partialMessageSeconds
+        let sendLimit = configuration.sendTimeoutSeconds
+        for connection in Array(connections.values) {
+            if let since = connection.partialSince, !connection.readClosed, now - since > partialLimit {
+                Log.info("dropping a connection: a message stayed incomplete for \(partialLimit) s")
+                let error = RPCError(.invalidRequest, "invalid request: a message stayed incomplete for \(partialLimit) s; the connection is closed")
+                connection.enqueue(JSONWriter.serialize(RPCResponse.failure(id: .null, error: error)), limit: configuration.maxOutputBytes)
+                connection.readClosed = true
+                connection.partialSince = nil
+                settle(connection)
+                continue
+            }
+            if let stalled = connection.shared.withLock({ $0.stalledSince }), now - stalled > sendLimit {
+                drop(connection, reason: "its client has not read an answer for \(sendLimit) s")
+            }
+        }
+    }
+
+    private func drop(_ connection: ClientConnection, reason: String?) {
+        if let reason { Log.info("dropping a connection (uid \(connection.uid)): \(reason)") }
+        epoll.remove(connection.fd)
+        connection.close()
+        connections[connection.token] = nil
+        server.service.unsubscribe(connection.session)
+        server.released(uid: connection.uid)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import LayoutProtocol
+import LayoutTransport
+import Testing
+
+/// A number from /proc/PID/status ("Threads", "VmRSS" in kB).
+func procStatus(_ pid: Int32, _ key: String) -> Int? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+    for line in text.split(separator: "\n") where line.hasPrefix("\(key):") {
+        return Int(line.dropFirst(key.count + 1).split(separator: " ").first ?? "")
+    }
+    return nil
+}
+
+@Suite("One event loop for every connection", .serialized)
+struct EventLoopTests {
+    /// Connections cost no thread each: 300 open, each answered, and the daemon's threads
+    /// stay those of the loop, the worker pool and a few helpers.
+    @Test func manyConnectionsShareOneLoop() throws {
+        let daemon = try Daemon(limits: #"{"maxConnections": 1000, "maxConnectionsPerUid": 1000}"#)
+        defer { daemon.stop() }
+        let before = procStatus(daemon.process.processIdentifier, "Threads") ?? 0
+        var clients: [Client] = []
+        for i in 0..<300 {
+            let client = try daemon.connect()
+            try client.connection.send(RPCRequest(id: .number(Double(i)), method: "ping", params: nil).json)
+            clients.append(client)
+        }
+        for (i, client) in clients.enumerated() {
+            let reply = try #require(try client.connection.receive())
+            #expect(reply["id"] == .number(Double(i)))
+        }
+        let stats = try clients[0].result("stats")
+        #expect(stats["connections"]?["open"] == 300)
+        let threads = procStatus(daemon.process.processIdentifier, "Threads") ?? 0
+        #expect(threads < before + 40, "\(threads) threads with 300 connections (\(before) with none)")
+        for client in clients { client.connection.close() }
+    }
+
+    /// A client that pipelines requests and never reads is dropped once its answers pass the
+    /// output limit or stall past the send deadline; memory stays bounded, and a client
+    /// beside it is served all along.
+    @Test func aClientThatNeverReadsIsDroppedAndOthersAreServed() throws {
+        let daemon = try Daemon(limits: #"{"maxOutputBytes": 1048576, "sendTimeoutSeconds": 2}"#)
+        defer { daemon.stop() }
+        let pid = daemon.process.processIdentifier
+        let greedy = try daemon.connect()
+        let polite = try daemon.connect()
+        let text = String(repeating: "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ", count: 40)
+        // Each answer is about 100 KB (glyph detail); 400 of them would be 40 MB unread.
+        let request = JSONWriter.serialize(RPCRequest(id: .number(1), method: "layout",
+                                                      params: ["text": .string(text), "width": 300, "detail": "glyphs"]).json)
+        var sent = 0
+        var sendFailed = false
+        for _ in 0..<400 {
+            do { try greedy.connection.send(line: request); sent += 1 } catch { sendFailed = true; break }
+            if sent % 50 == 0 { #expect(try polite.result("ping")["pong"] == true) }
+        }
+        // The greedy client is dropped within the send deadline (or at the output limit).
+        var open = 2.0
+        for _ in 0..<100 {
+            open = try polite.result("stats")["connections"]?["open"]?.doubleValue ?? -1
+            if open == 1 { break }
+            usleep(100_000)
+        }
+        #expect(open == 1, "the client that never reads is dropped (sent \(sent), send failed: \(sendFailed))")
+        let rssMB = (procStatus(pid, "VmRSS") ?? 0) / 1024
+        #expect(rssMB < 400, "resident memory \(rssMB) MB")
+        #expect(daemon.log.contains("dropping a connection"))
+        #expect(try polite.result("layout", ["text": "still here"])["lines"]?.arrayValue?.count == 1)
+    }
+
+    /// A long `update` on one connection holds up that connection's later messages (edits
+    /// apply in order) but not other connections: they are served by the same loop meanwhile.
+    @Test func aLongUpdateDoesNotHoldUpOtherConnections() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let editor = try daemon.connect()
+        let other = try daemon.connect()
+        let text = String(repeating: "lorem ipsum dolor sit amet ", count: 40_000)
+        let handle = try #require(editor.result("layout", ["text": .string(text), "width": 300, "retain": true])["handle"]?.stringValue)
+        try editor.connection.send(RPCRequest(id: .number(7), method: "update", params: [
+            "handle": .string(handle), "edits": [["start": 0, "end": 5, "text": "LOREM"]]]).json)
+        try editor.connection.send(RPCRequest(id: .number(8), method: "caret", params: ["handle": .string(handle), "index": 0]).json)
+        // While the 1 MB paragraph is laid out again, the other connection is answered.
+        #expect(try other.result("ping")["pong"] == true)
+        let stats = try other.result("stats")
+        #expect((stats["requests"]?["byMethod"]?["update"]?.doubleValue ?? 0) == 0, "the update is still running")
+        // The editor's answers come in order: the update, then the caret on the edited text.
+        let first = try #require(try editor.connection.receive())
+        let second = try #require(try editor.connection.receive())
+        #expect(first["id"] == 7 && first["result"]?["diff"] != nil)
+        #expect(second["id"] == 8 && second["result"] != nil)
+    }
+}
