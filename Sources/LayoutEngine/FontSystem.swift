@@ -39,10 +39,20 @@ public final class FontSystem: Sendable {
         (fallbackLists.withLock { $0.count }, faces.count)
     }
 
+    /// Lookups that found their entry, and those that had to make it, since start.
+    public var cacheLookups: (fallbackLists: CacheLookups, faces: CacheLookups) {
+        (fallbackLookups.snapshot, faces.lookups.snapshot)
+    }
+    private let fallbackLookups = CacheLookupCounter()
+
     /// The fallback list for a descriptor and language ("" for none), sorting once per key.
     func fallbackList(for descriptor: FontDescriptor, language: String) throws -> FallbackList {
         let key = FallbackKey(selection: descriptor.selectionKey, language: language)
-        if let list = fallbackLists.withLock({ $0[key] }) { return list }
+        if let list = fallbackLists.withLock({ $0[key] }) {
+            fallbackLookups.hit()
+            return list
+        }
+        fallbackLookups.miss()
         let list = try sortLock.withLock { _ in
             try FallbackList(config: configuration, descriptor: key.selection, language: language, loader: faces)
         }
@@ -64,10 +74,15 @@ final class FaceLoader: Sendable {
     init(capacity: Int) { faces = Mutex(BoundedCache(capacity: capacity)) }
 
     var count: Int { faces.withLock { $0.count } }
+    let lookups = CacheLookupCounter()
 
     /// The face at `identity`, opening it on first use; fails when the file is unreadable.
     func face(_ identity: FaceIdentity) throws -> FontFace {
-        if let face = faces.withLock({ $0[identity] }) { return face }
+        if let face = faces.withLock({ $0[identity] }) {
+            lookups.hit()
+            return face
+        }
+        lookups.miss()
         let face = try FontFace(identity: identity)
         return faces.withLock { cache in
             if let existing = cache[identity] { return existing }
@@ -75,6 +90,25 @@ final class FaceLoader: Sendable {
             return face
         }
     }
+}
+
+/// How a cache's lookups went: found, or made.
+public struct CacheLookups: Sendable, Equatable {
+    public var hits: Int
+    public var misses: Int
+    public init(hits: Int, misses: Int) { self.hits = hits; self.misses = misses }
+    /// Hits over all lookups; nil before the first.
+    public var hitRate: Double? { hits + misses == 0 ? nil : Double(hits) / Double(hits + misses) }
+}
+
+/// Counts a cache's hits and misses from any thread.
+public final class CacheLookupCounter: Sendable {
+    private let hits = Atomic<Int>(0)
+    private let misses = Atomic<Int>(0)
+    public init() {}
+    public func hit() { hits.wrappingAdd(1, ordering: .relaxed) }
+    public func miss() { misses.wrappingAdd(1, ordering: .relaxed) }
+    public var snapshot: CacheLookups { CacheLookups(hits: hits.load(ordering: .relaxed), misses: misses.load(ordering: .relaxed)) }
 }
 
 /// A dictionary with a capacity: inserting past it evicts the least recently inserted or

@@ -403,6 +403,7 @@ public final class LayoutService: Sendable {
     /// `stats`: counters a person can read.
     func stats() -> JSONValue {
         let fontCaches = engine.fonts.cacheCounts
+        let lookups = engine.fonts.cacheLookups
         let retained = store.counts
         return [
             "server": ["name": .string(Self.serverName), "version": .string(Self.serverVersion),
@@ -411,18 +412,24 @@ public final class LayoutService: Sendable {
                             "limit": .number(Double(configuration.maxConnections))],
             "requests": statistics.json,
             "caches": [
-                "fallbackLists": .number(Double(fontCaches.fallbackLists)),
-                "fontFaces": .number(Double(fontCaches.faces)),
-                "retainedLayouts": ["count": .number(Double(retained.count)), "bytes": .number(Double(retained.bytes)),
-                                    "evicted": .number(Double(retained.evicted)),
-                                    "maxCount": .number(Double(configuration.maxRetainedLayouts)),
-                                    "maxBytes": .number(Double(configuration.maxRetainedBytes))],
+                "fallbackLists": Self.cacheJSON(count: fontCaches.fallbackLists, lookups.fallbackLists),
+                "fontFaces": Self.cacheJSON(count: fontCaches.faces, lookups.faces),
+                "retainedLayouts": .object((Self.cacheJSON(count: retained.count, store.lookups.snapshot).objectMembers ?? []) + [
+                    ("bytes", .number(Double(retained.bytes))), ("evicted", .number(Double(retained.evicted))),
+                    ("maxCount", .number(Double(configuration.maxRetainedLayouts))),
+                    ("maxBytes", .number(Double(configuration.maxRetainedBytes)))]),
             ],
             "fonts": ["faces": .number(Double(engine.fonts.fontCount)),
                       "configuration": engine.fonts.fontConfigPath.map { .string($0) } ?? .null],
             "plugins": plugins.statsJSON,
             "memory": ["residentBytes": Statistics.residentBytes().map { .number(Double($0)) } ?? .null],
         ]
+    }
+
+    /// `{count, hits, misses, hitRate}` of a cache (`hitRate` null before the first lookup).
+    static func cacheJSON(count: Int, _ lookups: CacheLookups) -> JSONValue {
+        ["count": .number(Double(count)), "hits": .number(Double(lookups.hits)), "misses": .number(Double(lookups.misses)),
+         "hitRate": lookups.hitRate.map { .number(($0 * 1000).rounded() / 1000) } ?? .null]
     }
 
     /// An engine error as the JSON-RPC error a client can act on.

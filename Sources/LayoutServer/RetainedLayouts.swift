@@ -99,6 +99,8 @@ final class LayoutStore: Sendable {
     let maxBytes: Int
     /// Distinguishes this daemon's handles from an earlier one's.
     private let prefix: String
+    /// Lookups of handles: found, or unknown (released, evicted, never given).
+    let lookups = CacheLookupCounter()
 
     init(maxCount: Int, maxBytes: Int) {
         self.maxCount = maxCount
@@ -127,12 +129,14 @@ final class LayoutStore: Sendable {
 
     /// The layout for `handle`, marked as just used; nil when unknown or evicted.
     func get(_ handle: String) -> RetainedLayout? {
-        state.withLock { s in
+        let found = state.withLock { s -> RetainedLayout? in
             guard let entry = s.entries[handle] else { return nil }
             s.tick += 1
             s.entries[handle] = (entry.layout, s.tick, entry.lock)
             return entry.layout
         }
+        if found == nil { lookups.miss() } else { lookups.hit() }
+        return found
     }
 
     /// Replaces the layout behind `handle` (after an update); false when it is gone.

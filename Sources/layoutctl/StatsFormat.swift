@@ -30,12 +30,23 @@ func formatStats(_ s: JSONValue) -> String {
         }
     }
     let c = s["caches"], retained = c?["retainedLayouts"]
-    out.append(label("caches") + "fallback lists \(n(c?["fallbackLists"])), font faces \(n(c?["fontFaces"])), "
-               + "retained layouts \(n(retained?["count"])) (\(bytes(retained?["bytes"])), \(n(retained?["evicted"])) evicted; "
-               + "limit \(n(retained?["maxCount"])) / \(bytes(retained?["maxBytes"])))")
+    /// "12 (hit rate 98.5%)".
+    func cache(_ v: JSONValue?) -> String {
+        let rate = v?["hitRate"]?.doubleValue.map { " (hit rate \(format($0 * 100))%)" } ?? ""
+        return n(v?["count"]) + rate
+    }
+    out.append(label("caches") + "fallback lists \(cache(c?["fallbackLists"])), font faces \(cache(c?["fontFaces"]))")
+    out.append(label("") + "retained layouts \(cache(retained)), \(bytes(retained?["bytes"])), \(n(retained?["evicted"])) evicted; "
+               + "limit \(n(retained?["maxCount"])) / \(bytes(retained?["maxBytes"]))")
     out.append(label("fonts") + "\(n(s["fonts"]?["faces"])) faces from \(s["fonts"]?["configuration"]?.stringValue ?? "the system's fontconfig")")
-    let plugins = s["plugins"]?.arrayValue ?? []
-    out.append(label("plugins") + (plugins.isEmpty ? "none" : plugins.map { $0["name"]?.stringValue ?? JSONWriter.string($0) }.joined(separator: ", ")))
+    let plugins = s["plugins"]?["loaded"]?.arrayValue ?? []
+    let failed = s["plugins"]?["failed"]?.arrayValue ?? []
+    out.append(label("plugins") + (plugins.isEmpty ? "none" : plugins.map { p in
+        "\(p["name"]?.stringValue ?? "?") \(p["version"]?.stringValue ?? "") (\(n(p["calls"])) calls)"
+    }.joined(separator: ", ")))
+    for f in failed {
+        out.append(label("") + "refused \(f["path"]?.stringValue ?? "?"): \(f["reason"]?.stringValue ?? "")")
+    }
     out.append(label("memory") + "\(bytes(s["memory"]?["residentBytes"])) resident")
     return out.joined(separator: "\n")
 }

@@ -74,6 +74,8 @@ import Testing
         #expect(lines.contains("  layout       3 (1 errors)"), "\(r.output)")
         #expect(lines.contains { $0.hasPrefix("connections  ") && $0.hasSuffix(" open (limit 256)") }, "\(r.output)")
         #expect(lines.contains { $0.hasPrefix("memory") && $0.contains("MiB resident") })
+        #expect(lines.contains { $0.hasPrefix("caches") && $0.contains("hit rate") }, "\(r.output)")
+        #expect(lines.contains { $0.hasPrefix("plugins") && $0.contains("links 1.0") }, "\(r.output)")
         let json = try layoutctl(["--socket", daemon.socketPath, "stats", "--json"])
         #expect(try JSONParser.parse(Array(json.output.utf8))["requests"]?["errorsByMethod"]?["layout"] == 1)
     }

@@ -118,7 +118,15 @@ import Testing
         #expect(stats["requests"]?["latencyMs"]?["p50"]?.doubleValue != nil)
         #expect(stats["connections"]?["open"] == 1)
         #expect(stats["caches"]?["retainedLayouts"]?["count"] == 1)
-        #expect((stats["caches"]?["fontFaces"]?.intValue ?? 0) >= 1)
+        #expect((stats["caches"]?["fontFaces"]?["count"]?.intValue ?? 0) >= 1)
+        // Hit rates: the second layout of the same font finds its fallback list and faces.
+        let fallback = stats["caches"]?["fallbackLists"]
+        #expect((fallback?["hits"]?.intValue ?? 0) >= 1 && (fallback?["misses"]?.intValue ?? 0) >= 1)
+        let rate = try #require(fallback?["hitRate"]?.doubleValue)
+        #expect(rate > 0 && rate < 1)
+        _ = try client.call("caret", ["handle": "no-such-handle", "index": 0])
+        let retained = try client.result("stats")["caches"]?["retainedLayouts"]
+        #expect(retained?["misses"] == 1, "an unknown handle is a miss")
         #expect((stats["memory"]?["residentBytes"]?.intValue ?? 0) > 1_000_000)
     }
 
@@ -270,8 +278,44 @@ import Testing
         #expect(try client.result("measure", ["text": "quick"])["size"] != nil, "a cheap request is served")
     }
 
+    /// Activation as systemd does it, by systemd's own tool: `systemd-socket-activate`
+    /// listens, execs layoutd on the first connection with the socket as fd 3 (LISTEN_FDS,
+    /// LISTEN_PID, LISTEN_FDNAMES), and layoutd answers that first connection and later ones.
+    @Test func activationThroughSystemdSocketActivate() throws {
+        let tool = "/usr/bin/systemd-socket-activate"
+        try #require(FileManager.default.isExecutableFile(atPath: tool), "systemd-socket-activate is installed")
+        let folder = try FileManager.default.url(for: .itemReplacementDirectory, in: .userDomainMask,
+                                                 appropriateFor: URL(fileURLWithPath: NSTemporaryDirectory()), create: true).path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let socketPath = "\(folder)/activated.sock"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = ["-l", socketPath, "--fdname=layoutd.socket", try Daemon.binary(),
+                             "--config", "\(repositoryRoot)/config/layoutd.json", "--log-level", "warning"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        var client: Client?
+        for _ in 0..<500 where client == nil {
+            client = try? Client(path: socketPath)
+            if client == nil { usleep(20_000) }
+        }
+        let first = try #require(client)
+        #expect(try first.result("ping")["pong"] == true, "the connection that woke it is answered")
+        let second = try Client(path: socketPath)
+        #expect(try second.result("layout", ["text": "activated"])["lines"]?.arrayValue?.count == 1)
+        // The tool exec'd layoutd in its place: SIGTERM stops layoutd, which exits 0 and
+        // leaves the socket file to its owner.
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: socketPath))
+    }
+
     @Test func systemdUnitsVerify() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") else { return }
+        // scripts/setup installs systemd (the package, not a running init) for this.
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze"), "systemd-analyze is installed")
         let folder = NSTemporaryDirectory() + "layoutd-units-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
