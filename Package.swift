@@ -46,6 +46,9 @@ let package = Package(
         // The plugin ABI: one header (include/layoutd_plugin.h), the only thing plugins link.
         .target(name: "CLayoutPlugin", path: "Sources/CLayoutPlugin"),
 
+        // Plugin calls guarded against the plugin crashing or hanging (sigsetjmp, a timer).
+        .target(name: "CPluginGuard", dependencies: ["CLayoutPlugin"], path: "Sources/CPluginGuard"),
+
         // MARK: Engine
         .target(
             name: "LayoutEngine",
@@ -59,7 +62,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(
             name: "LayoutServer",
-            dependencies: ["LayoutEngine", "LayoutProtocol", "LayoutTransport", "CLayoutPlugin", "CZlib"],
+            dependencies: ["LayoutEngine", "LayoutProtocol", "LayoutTransport", "CLayoutPlugin", "CPluginGuard", "CZlib"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: Executables

@@ -72,6 +72,7 @@ public struct ServerConfiguration: Sendable {
             "plugins.disabled: \(plugins.disabled.isEmpty ? "(none)" : plugins.disabled.sorted().joined(separator: ", "))",
             "plugins.options: \(plugins.options.isEmpty ? "(none)" : plugins.options.keys.sorted().joined(separator: ", "))",
             "plugins.probe: \(plugins.probe)", "plugins.probeSeconds: \(plugins.probeSeconds)",
+            "plugins.callSeconds: \(plugins.callSeconds)",
         ]
         return lines.joined(separator: "\n")
     }
@@ -84,7 +85,7 @@ public struct ServerConfiguration: Sendable {
     /// The keys a configuration file may hold, at the top, in `defaultFont` and in `limits`;
     /// any other key is an error that names it.
     public static let topLevelKeys = ["fontConfig", "defaultFont", "allowedUids", "limits", "plugins"]
-    public static let pluginKeys = ["folders", "builtin", "disabled", "options", "probe", "probeSeconds"]
+    public static let pluginKeys = ["folders", "builtin", "disabled", "options", "probe", "probeSeconds", "callSeconds"]
     public static let defaultFontKeys = ["family", "size"]
     public static let limitKeys = [
         "maxMessageBytes", "maxTextLength", "maxConnections", "maxConnectionsPerUid",
@@ -156,6 +157,7 @@ public struct ServerConfiguration: Sendable {
                 }
                 config.plugins.probe = try plugins.bool("probe") ?? true
                 config.plugins.probeSeconds = try plugins.number("probeSeconds", in: 0.1...600, what: "seconds") ?? 5
+                config.plugins.callSeconds = try plugins.number("callSeconds", in: 0.01...600, what: "seconds") ?? 5
             }
         } catch {
             let message = (error as? RPCError)?.message ?? "\(error)"

@@ -121,6 +121,42 @@ struct PluginFaultTests {
         #expect(result["warnings"]?.arrayValue?.first?.stringValue?.contains("backend unreachable") == true)
     }
 
+    /// A plugin that passes its probe and then crashes or hangs on some real input: the call
+    /// is stopped (a fault handler, a timer), the request answered with a warning, the
+    /// plugin disabled until the next reload, and the daemon serves on.
+    @Test func aPluginCrashingOrHangingAtCallTimeIsStoppedAndDisabled() throws {
+        let folder = try pluginFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try compilePlugin(faultyPlugin(name: "segv", detectBody: #"if (memchr(r->text, '!', r->text_length)) { volatile int *p = 0; *p = 1; } return 0;"#),
+                              name: "segv", in: folder)
+        _ = try compilePlugin(faultyPlugin(name: "spin", detectBody: #"if (memchr(r->text, '!', r->text_length)) for (volatile int i = 0; ; i++) {} return 0;"#),
+                              name: "spin", in: folder)
+        _ = try compilePlugin(faultyPlugin(name: "aborts", detectBody: #"if (memchr(r->text, '!', r->text_length)) abort(); return 0;"#).replacingOccurrences(of: "#include <unistd.h>", with: "#include <unistd.h>\n#include <stdlib.h>"),
+                              name: "aborts", in: folder)
+        let config = "\(folder)/layoutd.json"
+        try #"{"fontConfig": "\#(repositoryRoot)/config/fonts.conf", "plugins": {"folders": ["\#(folder)"], "builtin": false, "callSeconds": 0.5}}"#
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try Daemon(configPath: config)
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        for kind in ["segv", "spin", "aborts"] {
+            let quiet = try client.result("layout", ["text": "calm text", "detectors": [.string(kind)]])
+            #expect(quiet["warnings"] == nil, "\(kind) behaves on calm text")
+            let hit = try client.result("layout", ["text": "boom!", "detectors": [.string(kind)]])
+            #expect(hit["lines"]?.arrayValue?.count == 1, "the layout is answered")
+            let warning = hit["warnings"]?.arrayValue?.first?.stringValue ?? ""
+            #expect(warning.contains(kind == "spin" ? "ran past the 0.5 s limit" : "crashed"), "\(kind): \(warning)")
+            // Disabled now: even calm text gets the warning, at once.
+            let after = try client.result("layout", ["text": "calm text", "detectors": [.string(kind)]])
+            #expect(after["warnings"]?.arrayValue?.first?.stringValue?.contains("disabled") == true)
+        }
+        let loaded = try client.result("stats")["plugins"]?["loaded"]?.arrayValue ?? []
+        #expect(loaded.count == 3 && loaded.allSatisfy { $0["disabled"]?.stringValue != nil })
+        #expect(try client.result("ping")["pong"] == true)
+        #expect(daemon.process.isRunning)
+        #expect(daemon.log.contains("crashed in detect"))
+    }
+
     @Test func aFolderOthersCanWriteIsRefused() throws {
         let folder = try pluginFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

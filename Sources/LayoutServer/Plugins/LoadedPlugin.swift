@@ -63,15 +63,25 @@ public final class LoadedPlugin: @unchecked Sendable {
     /// Calls made, and calls that returned an error.
     let calls = Atomic<Int>(0)
     let failedCalls = Atomic<Int>(0)
+    /// Longest a call may run before the guard stops it.
+    let callSeconds: Double
+    /// Why the plugin was disabled (it crashed or hung in a call), or nil.
+    private let disabled = Mutex<String?>(nil)
+    var disabledReason: String? { disabled.withLock { $0 } }
+    func disable(_ reason: String) { disabled.withLock { if $0 == nil { $0 = reason } } }
 
     private init(name: String, version: String, kind: PluginKind, kinds: [String], path: String,
                  table: UnsafePointer<layoutd_plugin>, state: UnsafeMutableRawPointer?, handle: UnsafeMutableRawPointer,
-                 host: UnsafeMutablePointer<layoutd_host>, context: PluginHostContext) {
+                 host: UnsafeMutablePointer<layoutd_host>, context: PluginHostContext, callSeconds: Double) {
+        self.callSeconds = callSeconds
         self.name = name; self.version = version; self.kind = kind; self.kinds = kinds; self.path = path
         self.table = table; self.state = state; self.handle = handle; self.host = host; self.context = context
     }
 
     deinit {
+        // A plugin stopped mid-call may hold its locks or broken state: leave it be (its
+        // memory and mapping stay; it is never called again).
+        guard disabledReason == nil else { return }
         table.pointee.fini?(state)
         host.deinitialize(count: 1)
         host.deallocate()
@@ -85,7 +95,7 @@ public final class LoadedPlugin: @unchecked Sendable {
     /// taken name, lacks the function its kind needs, or `init` fails. Runs the plugin's code
     /// in this process: probe it in a child first (`PluginProbe`).
     static func open(path: String, options: JSONValue, rasterizer: GlyphRasterizer?,
-                     taken: Set<String> = []) -> Result<LoadedPlugin, PluginFailure> {
+                     taken: Set<String> = [], callSeconds: Double = 5) -> Result<LoadedPlugin, PluginFailure> {
         func failure(_ reason: String) -> Result<LoadedPlugin, PluginFailure> { .failure(PluginFailure(path: path, reason: reason)) }
         _ = dlerror()
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
@@ -147,7 +157,7 @@ public final class LoadedPlugin: @unchecked Sendable {
         }
         keep = true
         return .success(LoadedPlugin(name: name, version: version, kind: kind, kinds: kinds, path: path, table: table,
-                                     state: state, handle: handle, host: host, context: context))
+                                     state: state, handle: handle, host: host, context: context, callSeconds: callSeconds))
     }
 
     /// `{name, kind, version}` as `initialize` lists it.

@@ -1,4 +1,5 @@
 import CLayoutPlugin
+import CPluginGuard
 import LayoutProtocol
 import Synchronization
 #if canImport(Glibc)
@@ -90,6 +91,20 @@ extension LoadedPlugin {
         Log.warning("plugin \(name): dropped \(collector.dropped.count) invalid result(s) of \(call); first: \(collector.dropped[0])")
     }
 
+    /// A call stopped by the guard: the plugin crashed or ran past `callSeconds`. It is
+    /// disabled for good (its state may be broken): later calls fail at once, and it is
+    /// neither finalized nor unloaded. A reload loads (and probes) it afresh.
+    private func aborted(_ call: String, signal: Int32) -> PluginCallFailure {
+        failedCalls.add(1, ordering: .relaxed)
+        let what = signal == layoutd_guard_timeout_signal()
+            ? "ran past the \(callSeconds) s limit in \(call) and was stopped"
+            : "crashed in \(call) (signal \(signal), \(String(cString: strsignal(signal))))"
+        let reason = "plugin \(name) \(what); it is disabled until the next reload"
+        disable(reason)
+        Log.error(reason)
+        return PluginCallFailure(message: reason)
+    }
+
     private func failed(_ call: String, status: Int32, error: [CChar]) -> PluginCallFailure {
         failedCalls.add(1, ordering: .relaxed)
         let message = pluginMessage(error, fallback: "returned \(status) without a message")
@@ -100,7 +115,8 @@ extension LoadedPlugin {
     /// Asks a link detector for the links of `kind` in `text` (UTF-8). Invalid results are
     /// dropped and logged; overlapping ones are kept (the caller resolves overlaps).
     func detect(text: [UInt8], kind: String, options: JSONValue, language: String) -> Result<[DetectedLink], PluginCallFailure> {
-        guard let detect = table.pointee.detect else { return .failure(PluginCallFailure(message: "no detect function")) }
+        guard table.pointee.detect != nil else { return .failure(PluginCallFailure(message: "no detect function")) }
+        if let off = disabledReason { return .failure(PluginCallFailure(message: off)) }
         calls.add(1, ordering: .relaxed)
         let arena = CArena()
         var request = layoutd_detect_request()
@@ -113,8 +129,9 @@ extension LoadedPlugin {
         let collector = Collector<DetectedLink>(text: text, limit: Self.maxResults)
         collector.kinds = kinds
         var error = [CChar](repeating: 0, count: 512)
+        var signal: Int32 = 0
         let status = withExtendedLifetime(collector) {
-            detect(state, &request, { context, link in
+            layoutd_guard_detect(table, state, &request, { context, link in
                 guard let context, let link else { return }
                 let c = Unmanaged<Collector<DetectedLink>>.fromOpaque(context).takeUnretainedValue()
                 let l = link.pointee
@@ -125,8 +142,9 @@ extension LoadedPlugin {
                     return
                 }
                 c.items.append(DetectedLink(start: Int(l.start), end: Int(l.end), kind: kind, value: pluginString(l.value)))
-            }, Unmanaged.passUnretained(collector).toOpaque(), &error, error.count)
+            }, Unmanaged.passUnretained(collector).toOpaque(), &error, error.count, callSeconds, &signal)
         }
+        if status == LAYOUTD_GUARD_ABORTED { return .failure(aborted("detect(\"\(kind)\")", signal: signal)) }
         report(collector, call: "detect(\"\(kind)\")")
         guard status == 0 else { return .failure(failed("detect(\"\(kind)\")", status: status, error: error)) }
         return .success(collector.items)
@@ -134,7 +152,8 @@ extension LoadedPlugin {
 
     /// Asks an attachment provider for the inline objects in `text` (UTF-8).
     func attachments(text: [UInt8], fontSize: Double, options: JSONValue) -> Result<[ProvidedAttachment], PluginCallFailure> {
-        guard let provide = table.pointee.attachments else { return .failure(PluginCallFailure(message: "no attachments function")) }
+        guard table.pointee.attachments != nil else { return .failure(PluginCallFailure(message: "no attachments function")) }
+        if let off = disabledReason { return .failure(PluginCallFailure(message: off)) }
         calls.add(1, ordering: .relaxed)
         let arena = CArena()
         var request = layoutd_attachment_request()
@@ -145,8 +164,9 @@ extension LoadedPlugin {
         request.options = arena.value(options)
         let collector = Collector<ProvidedAttachment>(text: text, limit: Self.maxResults)
         var error = [CChar](repeating: 0, count: 512)
+        var signal: Int32 = 0
         let status = withExtendedLifetime(collector) {
-            provide(state, &request, { context, object in
+            layoutd_guard_attachments(table, state, &request, { context, object in
                 guard let context, let object else { return }
                 let c = Unmanaged<Collector<ProvidedAttachment>>.fromOpaque(context).takeUnretainedValue()
                 let o = object.pointee
@@ -157,8 +177,9 @@ extension LoadedPlugin {
                 }
                 c.items.append(ProvidedAttachment(start: Int(o.start), end: Int(o.end), width: o.width, ascent: o.ascent,
                                                   descent: o.descent, value: pluginString(o.value)))
-            }, Unmanaged.passUnretained(collector).toOpaque(), &error, error.count)
+            }, Unmanaged.passUnretained(collector).toOpaque(), &error, error.count, callSeconds, &signal)
         }
+        if status == LAYOUTD_GUARD_ABORTED { return .failure(aborted("attachments", signal: signal)) }
         report(collector, call: "attachments")
         guard status == 0 else { return .failure(failed("attachments", status: status, error: error)) }
         return .success(collector.items)
@@ -166,12 +187,14 @@ extension LoadedPlugin {
 
     /// Asks a renderer for the decorations of one line.
     func decorate(line: UnsafePointer<layoutd_line>, textBytes: [UInt8]) -> Result<[LineDecoration], PluginCallFailure> {
-        guard let decorate = table.pointee.decorate else { return .success([]) }
+        guard table.pointee.decorate != nil else { return .success([]) }
+        if let off = disabledReason { return .failure(PluginCallFailure(message: off)) }
         calls.add(1, ordering: .relaxed)
         let collector = Collector<LineDecoration>(text: textBytes, limit: 10_000)
         var error = [CChar](repeating: 0, count: 512)
+        var signal: Int32 = 0
         let status = withExtendedLifetime(collector) {
-            decorate(state, line, { context, decoration in
+            layoutd_guard_decorate(table, state, line, { context, decoration in
                 guard let context, let decoration else { return }
                 let c = Unmanaged<Collector<LineDecoration>>.fromOpaque(context).takeUnretainedValue()
                 let d = decoration.pointee
@@ -191,8 +214,9 @@ extension LoadedPlugin {
                 c.items.append(LineDecoration(shape: shape, color: d.color, rect: (d.rect.x, d.rect.y, d.rect.width, d.rect.height),
                                               radius: d.radius, line: (d.x0, d.y0, d.x1, d.y1), thickness: d.thickness,
                                               role: pluginString(d.role)))
-            }, Unmanaged.passUnretained(collector).toOpaque(), &error, error.count)
+            }, Unmanaged.passUnretained(collector).toOpaque(), &error, error.count, callSeconds, &signal)
         }
+        if status == LAYOUTD_GUARD_ABORTED { return .failure(aborted("decorate", signal: signal)) }
         report(collector, call: "decorate")
         guard status == 0 else { return .failure(failed("decorate", status: status, error: error)) }
         return .success(collector.items)
@@ -200,10 +224,13 @@ extension LoadedPlugin {
 
     /// Asks a renderer to draw one line onto a canvas.
     func draw(line: UnsafePointer<layoutd_line>, canvas: UnsafePointer<layoutd_canvas>) -> Result<Void, PluginCallFailure> {
-        guard let draw = table.pointee.draw else { return .failure(PluginCallFailure(message: "this renderer does not draw")) }
+        guard table.pointee.draw != nil else { return .failure(PluginCallFailure(message: "this renderer does not draw")) }
+        if let off = disabledReason { return .failure(PluginCallFailure(message: off)) }
         calls.add(1, ordering: .relaxed)
         var error = [CChar](repeating: 0, count: 512)
-        let status = draw(state, line, canvas, &error, error.count)
+        var signal: Int32 = 0
+        let status = layoutd_guard_draw(table, state, line, canvas, &error, error.count, callSeconds, &signal)
+        if status == LAYOUTD_GUARD_ABORTED { return .failure(aborted("draw", signal: signal)) }
         guard status == 0 else { return .failure(failed("draw", status: status, error: error)) }
         return .success(())
     }

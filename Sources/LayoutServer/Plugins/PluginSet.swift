@@ -20,6 +20,9 @@ public struct PluginSettings: Sendable {
     /// child crashes, fails or runs longer than `probeSeconds`.
     public var probe = true
     public var probeSeconds = 5.0
+    /// Longest one call into a plugin may run; past it the call is stopped and the plugin
+    /// disabled until the next reload (as when it crashes in a call).
+    public var callSeconds = 5.0
 
     public init() {}
 }
@@ -66,7 +69,8 @@ public final class PluginSet: Sendable {
                 ["name": .string(p.name), "kind": .string(p.kind.rawValue), "version": .string(p.version),
                  "path": .string(p.path), "calls": .number(Double(p.calls.load(ordering: .relaxed))),
                  "failedCalls": .number(Double(p.failedCalls.load(ordering: .relaxed))),
-                 "droppedResults": .number(Double(p.dropped.load(ordering: .relaxed)))]
+                 "droppedResults": .number(Double(p.dropped.load(ordering: .relaxed))),
+                 "disabled": p.disabledReason.map { .string($0) } ?? .null]
             }),
             "failed": .array(failures.map { ["path": .string($0.path), "reason": .string($0.reason)] }),
         ]
@@ -108,7 +112,8 @@ public final class PluginSet: Sendable {
                     continue
                 }
             }
-            switch LoadedPlugin.open(path: path, options: options, rasterizer: rasterizer, taken: Set(loaded.map(\.name))) {
+            switch LoadedPlugin.open(path: path, options: options, rasterizer: rasterizer, taken: Set(loaded.map(\.name)),
+                                     callSeconds: settings.callSeconds) {
             case .success(let plugin):
                 if settings.disabled.contains(plugin.name) { continue }
                 loaded.append(plugin)
