@@ -174,7 +174,11 @@ final class EventLoop: @unchecked Sendable {
                 case Self.wakeupToken: wakeup.drain()
                 default:
                     guard let connection = connections[token] else { continue }
-                    if flags & (UInt32(EPOLLERR.rawValue) | UInt32(EPOLLHUP.rawValue)) != 0 && flags & UInt32(EPOLLIN.rawValue) == 0 {
+                    // Gone for good (both directions closed, or an error): nothing it asked
+                    // can reach it any more, so its requests are cancelled and it is closed.
+                    // (A client that only shut down its sending side gets EPOLLRDHUP alone
+                    // and is still answered.)
+                    if flags & (UInt32(EPOLLERR.rawValue) | UInt32(EPOLLHUP.rawValue)) != 0 {
                         drop(connection, reason: nil)
                         continue
                     }
@@ -365,6 +369,7 @@ final class EventLoop: @unchecked Sendable {
 
     private func drop(_ connection: ClientConnection, reason: String?) {
         if let reason { Log.info("dropping a connection (uid \(connection.uid)): \(reason)") }
+        connection.session.cancelAll()
         epoll.remove(connection.fd)
         connection.close()
         connections[connection.token] = nil

@@ -62,6 +62,9 @@ public final class Session: Sendable {
 
     /// Marks request `id` cancelled (if it is queued or running).
     func cancel(_ id: RPCId) { running.withLock { $0[id] }?.set() }
+
+    /// Marks every request of this connection cancelled (its client is gone).
+    func cancelAll() { for flag in running.withLock({ Array($0.values) }) { flag.set() } }
 }
 
 /// Whether a request was cancelled; set by `$/cancelRequest`, read by the engine.
