@@ -7,6 +7,8 @@ public enum EngineError: Error, Equatable, Sendable, CustomStringConvertible {
     case noFontsAvailable(family: String)
     /// A font file could not be opened or holds no glyphs.
     case unreadableFont(path: String, index: Int)
+    /// A font file is truncated or its table directory points past its end.
+    case damagedFont(path: String, reason: String)
     /// ICU refused an operation; `code` is its UErrorCode.
     case icuFailed(operation: String, code: Int32)
     /// The text is longer than the engine accepts.
@@ -26,6 +28,8 @@ public enum EngineError: Error, Equatable, Sendable, CustomStringConvertible {
             return "no font is available for family \"\(family)\": the font configuration lists no fonts"
         case .unreadableFont(let path, let index):
             return "cannot read font \(path) (face \(index))"
+        case .damagedFont(let path, let reason):
+            return "font \(path) is damaged: \(reason)"
         case .icuFailed(let operation, let code):
             return "ICU failed in \(operation) (UErrorCode \(code))"
         case .textTooLong(let length, let limit):

@@ -58,6 +58,41 @@ final class FontConfiguration: @unchecked Sendable {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
+    /// Files in the configuration's font folders (searched to a depth of 8) with a font's
+    /// extension that no face of the configuration comes from: fontconfig could not read them.
+    func skippedFiles(limit: Int = 1000) -> [String] {
+        var known = Set<String>()
+        if let set = FcConfigGetFonts(config, FcSetSystem) {
+            for i in 0..<Int(set.pointee.nfont) {
+                if let font = set.pointee.fonts[i], let (name, _) = fontFile(of: font) { known.insert(name) }
+            }
+        }
+        var folders: [String] = []
+        if let list = FcConfigGetFontDirs(config) {
+            while let dir = FcStrListNext(list) {
+                folders.append(String(cString: UnsafeRawPointer(dir).assumingMemoryBound(to: CChar.self)))
+            }
+            FcStrListDone(list)
+        }
+        let extensions: Set<String> = ["ttf", "otf", "ttc", "otc", "woff", "woff2", "pfb", "pfa", "pcf", "bdf"]
+        var skipped: [String] = []
+        var seenFolders = Set<String>()
+        func walk(_ folder: String, depth: Int) {
+            guard depth < 8, skipped.count < limit, seenFolders.insert(folder).inserted, let dir = opendir(folder) else { return }
+            defer { closedir(dir) }
+            while let entry = readdir(dir), skipped.count < limit {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                guard name != ".", name != "..", !name.hasPrefix(".") else { continue }
+                let path = folder.hasSuffix("/") ? folder + name : "\(folder)/\(name)"
+                if entry.pointee.d_type == UInt8(DT_DIR) { continue }   // fontconfig lists subfolders itself
+                let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+                if extensions.contains(ext), !known.contains(path) { skipped.append(path) }
+            }
+        }
+        for folder in folders { walk(folder, depth: 0) }
+        return skipped.sorted()
+    }
+
     /// Number of font faces the configuration knows.
     var fontCount: Int {
         guard let set = FcConfigGetFonts(config, FcSetSystem) else { return 0 }

@@ -39,6 +39,10 @@ public final class FontFace: @unchecked Sendable {
         guard let blob = hb_blob_create_from_file_or_fail(identity.path) else {
             throw EngineError.unreadableFont(path: identity.path, index: identity.index)
         }
+        if let problem = Self.tableDirectoryProblem(blob, index: identity.index) {
+            hb_blob_destroy(blob)
+            throw EngineError.damagedFont(path: identity.path, reason: problem)
+        }
         let face = hb_face_create(blob, UInt32(identity.index))!
         hb_blob_destroy(blob)
         guard hb_face_get_glyph_count(face) > 0 else {
@@ -73,6 +77,45 @@ public final class FontFace: @unchecked Sendable {
         self.hasColorGlyphs = hb_ot_color_has_png(face) != 0 || hb_ot_color_has_layers(face) != 0 || hb_ot_color_has_svg(face) != 0
         var axis = hb_ot_var_axis_info_t()
         self.hasWeightAxis = hb_ot_var_has_data(face) != 0 && hb_ot_var_find_axis_info(face, hb_tag_from_string("wght", 4), &axis) != 0
+    }
+
+    /// Why the file's sfnt structure cannot be trusted, or nil: the table directory (of face
+    /// `index` in a collection) must fit in the file and every table must end inside it. A
+    /// truncated file fails here instead of shaping with tables cut short.
+    static func tableDirectoryProblem(_ blob: OpaquePointer, index: Int) -> String? {
+        var length: UInt32 = 0
+        guard let data = hb_blob_get_data(blob, &length) else { return "the file is empty" }
+        let bytes = UnsafeRawBufferPointer(start: data, count: Int(length))
+        func u32(_ at: Int) -> UInt32? {
+            guard at >= 0, at + 4 <= bytes.count else { return nil }
+            return UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
+        }
+        func u16(_ at: Int) -> UInt16? {
+            guard at >= 0, at + 2 <= bytes.count else { return nil }
+            return UInt16(bytes[at]) << 8 | UInt16(bytes[at + 1])
+        }
+        guard let tag = u32(0) else { return "the file is \(bytes.count) bytes, too short for a font" }
+        var start = 0
+        if tag == 0x7474_6366 {   // "ttcf": a collection; find face `index`'s table directory
+            guard let count = u32(8), index < Int(count), let offset = u32(12 + 4 * index) else {
+                return "the collection header is cut short or has no face \(index)"
+            }
+            start = Int(offset)
+        } else if tag != 0x0001_0000 && tag != 0x4F54_544F && tag != 0x7472_7565 {   // TrueType, "OTTO", "true"
+            return nil   // not sfnt (a Type 1 or bitmap font): leave it to HarfBuzz
+        }
+        guard let tables = u16(start + 4) else { return "the table directory is cut short" }
+        for t in 0..<Int(tables) {
+            let record = start + 12 + 16 * t
+            guard let offset = u32(record + 8), let size = u32(record + 12) else {
+                return "the table directory is cut short (\(tables) tables, \(bytes.count) bytes)"
+            }
+            if UInt64(offset) + UInt64(size) > UInt64(bytes.count) {
+                let name = String(decoding: bytes[record..<record + 4], as: UTF8.self)
+                return "table '\(name)' runs past the end of the file (\(UInt64(offset) + UInt64(size)) > \(bytes.count) bytes): it is truncated"
+            }
+        }
+        return nil
     }
 
     /// The axis values this face is used at for a descriptor: its `variations`, and its

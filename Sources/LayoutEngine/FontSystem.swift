@@ -16,13 +16,25 @@ public final class FontSystem: Sendable {
     struct FallbackKey: Hashable { var selection: FontDescriptor.SelectionKey; var language: String }
 
     /// Loads the fontconfig file at `fontConfigPath` (nil: the system configuration).
-    /// Fails when fontconfig cannot load it.
-    public init(fontConfigPath: String?, maxFallbackLists: Int = 256, maxFaces: Int = 512) throws {
+    /// Fails when fontconfig cannot load it. `report` hears each font file that cannot be
+    /// used, once per file: those fontconfig skipped in its folders (empty, truncated, not a
+    /// font) now, and faces that fail to open later (gone, damaged); requests then fall back
+    /// to the next font.
+    public init(fontConfigPath: String?, maxFallbackLists: Int = 256, maxFaces: Int = 512,
+                report: (@Sendable (String) -> Void)? = nil) throws {
         configuration = try FontConfiguration(path: fontConfigPath)
         fingerprint = configuration.fingerprint
         fallbackLists = Mutex(BoundedCache(capacity: maxFallbackLists))
-        faces = FaceLoader(capacity: maxFaces)
+        faces = FaceLoader(capacity: maxFaces, report: report)
+        skippedFiles = configuration.skippedFiles()
+        for file in skippedFiles {
+            report?("font file \(file) skipped: fontconfig cannot read it (empty, truncated or not a font)")
+        }
     }
+
+    /// Files with a font's extension in the configured font folders that fontconfig did not
+    /// take (at most 1000).
+    public let skippedFiles: [String]
 
     /// Identifies the set of fonts: changes when a font file, face or the configuration file
     /// changes (FNV-1a over the configuration and every face's file, index, size and mtime).
@@ -70,8 +82,14 @@ public final class FontSystem: Sendable {
 /// Opens font faces once and keeps them, bounded by count. Thread-safe.
 final class FaceLoader: Sendable {
     private let faces: Mutex<BoundedCache<FaceIdentity, FontFace>>
+    private let report: (@Sendable (String) -> Void)?
+    /// Files already reported as unusable (reported once each).
+    private let reported = Mutex<Set<String>>([])
 
-    init(capacity: Int) { faces = Mutex(BoundedCache(capacity: capacity)) }
+    init(capacity: Int, report: (@Sendable (String) -> Void)? = nil) {
+        faces = Mutex(BoundedCache(capacity: capacity))
+        self.report = report
+    }
 
     var count: Int { faces.withLock { $0.count } }
     let lookups = CacheLookupCounter()
@@ -83,7 +101,13 @@ final class FaceLoader: Sendable {
             return face
         }
         lookups.miss()
-        let face = try FontFace(identity: identity)
+        let face: FontFace
+        do { face = try FontFace(identity: identity) } catch {
+            if let report, reported.withLock({ $0.count < 10_000 && $0.insert(identity.path).inserted }) {
+                report("font file \(identity.path) (face \(identity.index)) cannot be used: \(error); requests fall back to the next font")
+            }
+            throw error
+        }
         return faces.withLock { cache in
             if let existing = cache[identity] { return existing }
             cache[identity] = face

@@ -423,7 +423,8 @@ public final class LayoutService: Sendable {
                     ("maxBytes", .number(Double(configuration.maxRetainedBytes)))]),
             ],
             "fonts": ["faces": .number(Double(engine.fonts.fontCount)),
-                      "configuration": engine.fonts.fontConfigPath.map { .string($0) } ?? .null],
+                      "configuration": engine.fonts.fontConfigPath.map { .string($0) } ?? .null,
+                      "skippedFiles": .array(engine.fonts.skippedFiles.prefix(100).map { .string($0) })],
             "plugins": plugins.statsJSON,
             "memory": ["residentBytes": Statistics.residentBytes().map { .number(Double($0)) } ?? .null],
         ]
@@ -443,7 +444,7 @@ public final class LayoutService: Sendable {
             case .textTooLong: return .invalidParams(field: "text", e.description)
             case .cancelled: return RPCError(.requestCancelled, "request cancelled")
             case .timeLimitExceeded, .cpuLimitExceeded: return RPCError(.serverError, e.description)
-            case .noFontsAvailable, .unreadableFont, .fontConfigurationFailed:
+            case .noFontsAvailable, .unreadableFont, .damagedFont, .fontConfigurationFailed:
                 return RPCError(.serverError, "\(e.description)")
             case .icuFailed: return RPCError(.internalError, "internal error: \(e.description)")
             }

@@ -97,7 +97,7 @@ if let configurationPath {
 }
 let fonts: FontSystem
 do {
-    fonts = try FontSystem(fontConfigPath: configuration.fontConfig)
+    fonts = try FontSystem(fontConfigPath: configuration.fontConfig, report: { Log.warning($0) })
 } catch {
     fail("\(error)")
 }
@@ -204,7 +204,7 @@ func startWatchdog() {
 /// A new engine from the configuration file, its fonts scanned again and warmed.
 @Sendable func reloadEngine() throws -> (TextLayoutEngine, ServerConfiguration) {
     let fresh = try configurationPath.map { path in try ServerConfiguration.load(path: path) } ?? ServerConfiguration()
-    let fonts = try FontSystem(fontConfigPath: fresh.fontConfig)
+    let fonts = try FontSystem(fontConfigPath: fresh.fontConfig, report: { Log.warning($0) })
     let engine = TextLayoutEngine(fonts: fonts, maxTextLength: fresh.maxTextLength)
     _ = try engine.layout(LayoutRequest(text: Array(warmUpText.utf16), width: 200,
                                         font: FontDescriptor(family: fresh.defaultFamily, size: fresh.defaultSize)))

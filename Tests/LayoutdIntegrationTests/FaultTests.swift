@@ -119,3 +119,49 @@ struct FaultTests {
         #expect(daemon.process.isRunning)
     }
 }
+
+/// Bad font files in an extra font folder: garbage, empty, a font truncated after the daemon
+/// started, a font deleted after it started. Each is reported with a log line, requests fall
+/// back to other fonts, and nothing crashes.
+@Suite("Faults: bad font files")
+struct BadFontTests {
+    @Test func missingTruncatedAndGarbageFontsAreSkippedWithALogLine() throws {
+        let folder = try pluginFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let extra = "\(folder)/fonts"
+        try FileManager.default.createDirectory(atPath: extra, withIntermediateDirectories: true)
+        var garbage = [UInt8](repeating: 0, count: 5000)
+        for i in garbage.indices { garbage[i] = UInt8(truncatingIfNeeded: i &* 2654435761 >> 7) }
+        FileManager.default.createFile(atPath: "\(extra)/garbage.ttf", contents: Data(garbage))
+        FileManager.default.createFile(atPath: "\(extra)/empty.otf", contents: Data())
+        // Inter's files, copied into the extra folder (the pinned folder of Inter is left out).
+        let interFolder = "/usr/share/fonts/truetype/inter-vf"
+        try FileManager.default.copyItem(atPath: "\(interFolder)/Inter.var.ttf", toPath: "\(extra)/Inter.var.ttf")
+        try FileManager.default.copyItem(atPath: "\(interFolder)/InterDisplay.var.ttf", toPath: "\(extra)/InterDisplay.var.ttf")
+        let pinned = try String(contentsOfFile: "\(repositoryRoot)/config/fonts.conf", encoding: .utf8)
+        try pinned.replacingOccurrences(of: interFolder, with: extra).write(toFile: "\(folder)/fonts.conf", atomically: true, encoding: .utf8)
+        try #"{"fontConfig": "\#(folder)/fonts.conf"}"#.write(toFile: "\(folder)/layoutd.json", atomically: true, encoding: .utf8)
+        let daemon = try Daemon(configPath: "\(folder)/layoutd.json")
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        // Garbage and empty files: skipped at the scan, each with a log line, listed in stats.
+        let skipped = try client.result("stats")["fonts"]?["skippedFiles"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(skipped.sorted() == ["\(extra)/empty.otf", "\(extra)/garbage.ttf"])
+        #expect(daemon.log.contains("font file \(extra)/garbage.ttf skipped"))
+        // After start, one font is truncated and the other deleted.
+        let data = try Data(contentsOf: URL(fileURLWithPath: "\(extra)/Inter.var.ttf"))
+        try data.prefix(data.count / 3).write(to: URL(fileURLWithPath: "\(extra)/Inter.var.ttf"))
+        try FileManager.default.removeItem(atPath: "\(extra)/InterDisplay.var.ttf")
+        for family in ["Inter", "Inter Display"] {
+            let result = try client.result("layout", ["text": "Hello, world", "font": ["family": .string(family)], "detail": "runs"])
+            let used = result["fonts"]?.arrayValue?.compactMap { $0["family"]?.stringValue } ?? []
+            #expect(used == ["Noto Sans"], "\(family) falls back: \(used)")
+            let picture = try client.result("render", ["text": "Hello", "font": ["family": .string(family)], "format": "png"])
+            #expect(picture["data"]?.stringValue?.isEmpty == false)
+        }
+        let log = daemon.log
+        #expect(log.contains("Inter.var.ttf (face 0) cannot be used") && log.contains("truncated"), "\(log)")
+        #expect(log.contains("InterDisplay.var.ttf (face 0) cannot be used"))
+        #expect(try client.result("ping")["pong"] == true)
+    }
+}
