@@ -23,13 +23,29 @@ import LayoutServer
 import Glibc
 #endif
 
+/// LAYOUTD_FUZZ_IGNORE: substrings (separated by "|") of invariant messages to tolerate, for
+/// long runs past a known bug that is not fixed yet.
+let ignoredFailures: [String] = {
+    guard let value = getenv("LAYOUTD_FUZZ_IGNORE") else { return [] }
+    return String(cString: value).split(separator: "|").map(String.init)
+}()
+
 @inline(never)
 func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
            file: StaticString = #fileID, line: UInt = #line) {
-    if !condition() { fatalError("fuzz invariant: \(message())", file: file, line: line) }
+    if condition() { return }
+    let text = message()
+    if ignoredFailures.contains(where: { text.contains($0) }) { return }
+    fatalError("fuzz invariant: \(text)", file: file, line: line)
 }
 
 func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+
+/// A line on standard error.
+func note(_ message: String) {
+    var bytes = Array("fuzz-service: \(message)\n".utf8)
+    _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+}
 
 /// The engine, configuration and plugins, made once per process (fonts are the slow part).
 struct Setup: Sendable {
@@ -47,7 +63,7 @@ struct Setup: Sendable {
         do {
             configuration = try ServerConfiguration.load(path: "\(root)/config/layoutd.json")
         } catch {
-            Log.error("fuzz-service: \(error); using defaults with \(root)/config/fonts.conf")
+            note("\(error); using defaults with \(root)/config/fonts.conf")
             configuration = ServerConfiguration()
             configuration.fontConfig = "\(root)/config/fonts.conf"
         }
@@ -67,13 +83,19 @@ struct Setup: Sendable {
             settings.builtin = false
             settings.folders = [folder]
             settings.probe = false
+            // A slow plugin call must reach libFuzzer's -timeout (which saves the input), not
+            // the guard's limit (which stops the call, leaks what the plugin allocated and
+            // disables the plugin for the rest of the run).
+            settings.callSeconds = 60
             let rasterizer = try? GlyphRasterizer()
             plugins = PluginSet.load(settings, executable: nil, rasterizer: rasterizer)
-            if plugins.plugins.isEmpty { Log.error("fuzz-service: no plugin loaded from \(folder)") }
+            for failure in plugins.failures { note("plugin refused: \(failure)") }
         } else {
             plugins = .empty
         }
         self.configuration = configuration
+        note("\(fonts.fontCount) font faces from \(configuration.fontConfig ?? "(system)"); plugins: "
+             + (plugins.plugins.isEmpty ? "none" : plugins.plugins.map(\.name).joined(separator: ", ")))
         // Warm the fallbacks of the common scripts, as layoutd does.
         _ = try? engine.layout(LayoutRequest(
             text: Array("Hello — Привет, مرحبا, שלום, नमस्ते, 你好, こんにちは, สวัสดี 😀".utf16), width: 200,
@@ -111,7 +133,8 @@ func checkResponse(_ v: JSONValue, id expected: RPCId? = nil, context: @autoclos
         check(error.isObject, "error is not an object: \(context())")
         check(error["code"]?.intValue != nil, "error code is not an integer: \(context())")
         check(error["message"]?.stringValue != nil, "error message is not a string: \(context())")
-        check(error["code"]?.intValue != RPCErrorCode.internalError.rawValue, "internal error answered: \(context())")
+        check(error["code"]?.intValue != RPCErrorCode.internalError.rawValue,
+              "internal error answered: \(error["message"]?.stringValue ?? "") for \(context())")
         return nil
     }
     return result
@@ -120,6 +143,10 @@ func checkResponse(_ v: JSONValue, id expected: RPCId? = nil, context: @autoclos
 /// The bytes a route produced: one line of JSON.
 func parseAnswer(_ bytes: [UInt8], context: @autoclosure () -> String) -> JSONValue {
     check(!bytes.contains(0x0A), "answer holds a raw newline: \(context())")
+    // A plugin call the guard stopped (a crash caught by its signal handler, or a call past
+    // its time limit) only shows as a warning: make it a finding.
+    let text = String(decoding: bytes, as: UTF8.self)
+    check(!text.contains("disabled until the next reload"), "a plugin call was aborted: \(text.prefix(600)) for \(context())")
     do { return try JSONParser.parse(bytes) } catch {
         fatalError("fuzz invariant: answer is not JSON (\(error)): \(context())")
     }
@@ -363,7 +390,7 @@ struct Structured {
         let id = RPCId.number(Double(nextId))
         nextId += 1
         let request: JSONValue = ["jsonrpc": "2.0", "id": id.json, "method": .string(method), "params": .object(params)]
-        let context = { "\(method) \(JSONWriter.string(request).prefix(600))" }
+        let context = { "\(method) \(JSONWriter.string(request).prefix(8192))" }
         guard let response = service.handle(message: request, session: session) else {
             fatalError("fuzz invariant: a request with an id got no answer: \(context())")
         }

@@ -18,6 +18,9 @@ struct FontSelector {
         let primary: FontFace?
         var byScript: [Int32: FallbackList] = [:]
         var faceForScalar: [ScalarKey: FontFace] = [:]
+        /// Whether the primary face covers each code point below U+231A: 0 not known yet,
+        /// 1 yes, 2 no (made on first use; saves asking fontconfig per cluster).
+        var primaryCovers: [UInt8] = []
     }
 
     init(fonts: FontSystem, language: String) {
@@ -60,12 +63,13 @@ struct FontSelector {
         let chosen: FontFace
         if start + width == end {
             // Below U+231A no character defaults to emoji presentation.
-            if first < 0x231A, families[f].list.covers(0, first), let primary = families[f].primary {
+            if first < 0x231A, let primary = families[f].primary, primaryCovers(f, first) {
                 chosen = primary
             } else if let known = families[f].faceForScalar[ScalarKey(scalar: first, script: script.code)] {
                 chosen = known
             } else {
-                chosen = try choose(CollectionOfOne(first), script: script, font: font(), family: &families[f])
+                chosen = try Self.choose(CollectionOfOne(first), script: script, font: font(), fonts: fonts, language: language,
+                                          family: &families[f])
                 families[f].faceForScalar[ScalarKey(scalar: first, script: script.code)] = chosen
             }
         } else {
@@ -78,14 +82,27 @@ struct FontSelector {
                 scalars.append(s)
                 i += w
             }
-            chosen = try choose(scalars, script: script, font: font(), family: &families[f])
+            chosen = try Self.choose(scalars, script: script, font: font(), fonts: fonts, language: language,
+                                      family: &families[f])
         }
         previousFace = chosen
         return chosen
     }
 
-    private func choose(_ scalars: some Collection<UInt32>, script: Script, font: FontDescriptor,
-                        family: inout Family) throws -> FontFace {
+    /// Whether family `f`'s primary face covers `scalar` (below U+231A), memoized.
+    private mutating func primaryCovers(_ f: Int, _ scalar: UInt32) -> Bool {
+        if families[f].primaryCovers.isEmpty { families[f].primaryCovers = [UInt8](repeating: 0, count: 0x231A) }
+        let known = families[f].primaryCovers[Int(scalar)]
+        if known != 0 { return known == 1 }
+        let covers = families[f].list.covers(0, scalar)
+        families[f].primaryCovers[Int(scalar)] = covers ? 1 : 2
+        return covers
+    }
+
+    /// Static, so that passing `&families[f]` does not make Swift copy the selector (and with
+    /// it every family's tables) to keep `self` readable during the call.
+    private static func choose(_ scalars: some Collection<UInt32>, script: Script, font: FontDescriptor,
+                               fonts: FontSystem, language: String, family: inout Family) throws -> FontFace {
         let presentation = EmojiPresentation(cluster: scalars)
         if presentation != .emoji, let primary = family.primary,
            scalars.allSatisfy({ isIgnorableForCoverage($0) || family.list.covers(0, $0) }) {

@@ -53,6 +53,9 @@ struct ParagraphContext {
     let shapingID: [Int]
     /// Each style's family number in the selector, looked up on first use.
     private var styleFamily: [Int?]
+    /// The grapheme boundaries of the paragraph being shaped (words are cached only when they
+    /// split at one).
+    private var currentGraphemes: [Int32] = []
     /// Fonts the result's runs refer to, by index.
     var fonts: [UsedFont] = []
     private var fontIndex: [UsedFont: Int] = [:]
@@ -114,11 +117,15 @@ struct ParagraphContext {
         var graphemes = try engine.breakIterators.boundaries(.grapheme, of: text, locale: "").offsets
         if !objects.isEmpty { graphemes = removingInside(objects, graphemes) }
         let scripts = resolveClusterScripts(text: text, clusterStarts: graphemes)
+        currentGraphemes = graphemes
         var runs: [ShapedRun] = []
         var advances = [Double](repeating: 0, count: n)
         var runStart = 0
         var runKey: RunKey?
         var styleRun = request.styleRuns.partitionPoint { $0.start <= range.start } - 1
+        // Captured by the font autoclosure below instead of `self`: capturing `self` would
+        // copy the selector and make every font lookup copy its tables.
+        let styles = request.styles
         for c in 0..<(graphemes.count - 1) {
             let start = Int(graphemes[c]), end = Int(graphemes[c + 1])
             while styleRun + 1 < request.styleRuns.count, request.styleRuns[styleRun + 1].start <= range.start + start {
@@ -133,7 +140,7 @@ struct ParagraphContext {
                 styleFamily[styleIndex] = family
             }
             let face = try selector.face(text, start, end, script: scripts[c], family: family,
-                                         font: request.styles[styleIndex].font)
+                                         font: styles[styleIndex].font)
             let key = RunKey(face: face, script: scripts[c], level: bidi.levels[start], shaping: shapingID[styleIndex],
                              styleIndex: styleIndex)
             if let attachment = request.styles[styleIndex].attachment {
@@ -245,14 +252,76 @@ struct ParagraphContext {
                           _ runs: inout [ShapedRun], _ advances: inout [Double]) {
         let face = key.face
         let style = request.styles[key.styleIndex]
-        let instance = face.instance(variations: face.effectiveVariations(style.font))
-        let glyphs = withExtendedLifetime(instance) {
-            shaping.shape(paragraph: text, start: start, end: end, face: face, font: instance?.font ?? face.font,
-                          features: features[key.styleIndex], script: key.script, level: key.level, language: language,
-                          size: style.font.size, advances: &advances)
+        let variations = face.effectiveVariations(style.font)
+        let instance = face.instance(variations: variations)
+        let font = instance?.font ?? face.font
+        let glyphs = withExtendedLifetime(instance) { () -> [ShapedGlyph] in
+            let cache = engine.shapeCache
+            guard cache.capacity > 0 else {
+                return shaping.shape(paragraph: text, start: start, end: end, face: face, font: font,
+                                     features: features[key.styleIndex], script: key.script, level: key.level,
+                                     language: language, size: style.font.size, advances: &advances)
+            }
+            // Word by word (a word: text up to and with the spaces after it, split only at a
+            // grapheme boundary), each looked up in the shape cache; words too long to cache
+            // are shaped in the paragraph's context as before.
+            let context = cache.contextNumber(ShapeCache.Context(
+                face: face.identity, variations: variations, size: style.font.size, features: style.font.features,
+                spaced: style.letterSpacing != 0, script: key.script.code, rtl: key.level & 1 == 1,
+                language: request.language))
+            var words: [[ShapedGlyph]] = []
+            var w = start
+            while w < end {
+                var e = w
+                while e < end, text[e] != 0x20 { e += 1 }
+                while e < end, text[e] == 0x20 { e += 1 }
+                while e < end, !isGraphemeBoundary(e) {   // a mark on a space: keep it whole
+                    e += 1
+                    while e < end, text[e] != 0x20 { e += 1 }
+                    while e < end, text[e] == 0x20 { e += 1 }
+                }
+                if e - w > ShapeCache.maxWordLength {
+                    var glyphs = shaping.shape(paragraph: text, start: w, end: e, face: face, font: font,
+                                               features: features[key.styleIndex], script: key.script, level: key.level,
+                                               language: language, size: style.font.size, advances: &advances)
+                    if key.level & 1 == 1 { glyphs.reverse() }   // kept in logical word order below
+                    words.append(glyphs)
+                } else {
+                    let word = UnsafeBufferPointer(rebasing: text[w..<e])
+                    let cacheKey = ShapeCache.Key(context: context, bot: w == 0, eot: e == text.count, text: word)
+                    let relative = cache.glyphs(cacheKey) {
+                        var scratch = [Double](repeating: 0, count: word.count)
+                        return shaping.shape(paragraph: word, start: 0, end: word.count, face: face, font: font,
+                                             features: features[key.styleIndex], script: key.script, level: key.level,
+                                             language: language, size: style.font.size, bot: w == 0, eot: e == text.count,
+                                             advances: &scratch)
+                    }
+                    var glyphs = relative
+                    for g in glyphs.indices {
+                        glyphs[g].cluster += Int32(w)
+                        let cluster = Int(glyphs[g].cluster)
+                        if cluster < advances.count { advances[cluster] += Double(glyphs[g].advance) }
+                    }
+                    if key.level & 1 == 1 { glyphs.reverse() }
+                    words.append(glyphs)
+                }
+                w = e
+            }
+            // Visual order: left to right; a right-to-left run's words (and their glyphs,
+            // reversed above into logical order) come out reversed.
+            var all: [ShapedGlyph] = []
+            all.reserveCapacity(words.reduce(0) { $0 + $1.count })
+            for word in words { all += word }
+            if key.level & 1 == 1 { all.reverse() }
+            return all
         }
         runs.append(ShapedRun(start: start, end: end, face: face, script: key.script, level: key.level,
                               style: style, glyphs: glyphs))
+    }
+
+    private func isGraphemeBoundary(_ offset: Int) -> Bool {
+        let i = currentGraphemes.partitionPoint { Int($0) < offset }
+        return i < currentGraphemes.count && Int(currentGraphemes[i]) == offset
     }
 }
 

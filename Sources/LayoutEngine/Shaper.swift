@@ -45,14 +45,24 @@ final class ShapingBuffer {
     func shape(paragraph: UnsafeBufferPointer<UInt16>, start: Int, end: Int, face: FontFace, font: OpaquePointer,
                features: [hb_feature_t], script: Script, level: UInt8, language: hb_language_t?, size: Double,
                advances: inout [Double]) -> [ShapedGlyph] {
+        shape(paragraph: paragraph, start: start, end: end, face: face, font: font, features: features, script: script,
+              level: level, language: language, size: size, bot: start == 0, eot: end == paragraph.count,
+              advances: &advances)
+    }
+
+    /// As above, with the beginning- and end-of-text flags given (for a word shaped on its
+    /// own that stands at its paragraph's start or end).
+    func shape(paragraph: UnsafeBufferPointer<UInt16>, start: Int, end: Int, face: FontFace, font: OpaquePointer,
+               features: [hb_feature_t], script: Script, level: UInt8, language: hb_language_t?, size: Double,
+               bot: Bool, eot: Bool, advances: inout [Double]) -> [ShapedGlyph] {
         hb_buffer_clear_contents(buffer)
         hb_buffer_add_utf16(buffer, paragraph.baseAddress, Int32(paragraph.count), UInt32(start), Int32(end - start))
         hb_buffer_set_direction(buffer, level & 1 == 1 ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         if script.isResolved { hb_buffer_set_script(buffer, script.harfBuzz) }
         if let language { hb_buffer_set_language(buffer, language) }
         var flags = HB_BUFFER_FLAG_DEFAULT.rawValue
-        if start == 0 { flags |= HB_BUFFER_FLAG_BOT.rawValue }
-        if end == paragraph.count { flags |= HB_BUFFER_FLAG_EOT.rawValue }
+        if bot { flags |= HB_BUFFER_FLAG_BOT.rawValue }
+        if eot { flags |= HB_BUFFER_FLAG_EOT.rawValue }
         hb_buffer_set_flags(buffer, hb_buffer_flags_t(rawValue: flags))
         hb_buffer_guess_segment_properties(buffer)
         features.withUnsafeBufferPointer { hb_shape(font, buffer, $0.baseAddress, UInt32($0.count)) }

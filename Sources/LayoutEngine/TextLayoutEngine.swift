@@ -8,11 +8,15 @@ public final class TextLayoutEngine: Sendable {
     public let breakIterators: BreakIteratorPool
     /// Longest text accepted, in UTF-16 units.
     public let maxTextLength: Int
+    /// Shaped words kept across requests.
+    public let shapeCache: ShapeCache
 
-    public init(fonts: FontSystem, maxTextLength: Int = 16 << 20) {
+    /// `shapeCacheEntries`: words kept shaped (0: none).
+    public init(fonts: FontSystem, maxTextLength: Int = 16 << 20, shapeCacheEntries: Int = 20_000) {
         self.fonts = fonts
         self.breakIterators = BreakIteratorPool()
         self.maxTextLength = maxTextLength
+        self.shapeCache = ShapeCache(capacity: shapeCacheEntries)
     }
 
     /// Lays out `request`. Fails with `EngineError.textTooLong` past `maxTextLength`,

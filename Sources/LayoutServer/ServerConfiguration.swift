@@ -42,6 +42,8 @@ public struct ServerConfiguration: Sendable {
     /// evicted first.
     public var maxRetainedLayouts = 1000
     public var maxRetainedBytes = 256 << 20
+    /// Shaped words kept across requests (the shape cache); 0 turns it off.
+    public var shapeCacheEntries = 20_000
     /// Plugins: folders, built-in ones, options, probing.
     public var plugins = PluginSettings()
     /// Where the configuration came from, for the log.
@@ -59,6 +61,7 @@ public struct ServerConfiguration: Sendable {
             ("requestCPUSeconds", "\(requestCPUSeconds)"),
             ("maxPendingPerConnection", "\(maxPendingPerConnection)"), ("maxOutputBytes", "\(maxOutputBytes)"),
             ("retainedLayouts", "\(maxRetainedLayouts)"), ("retainedBytes", "\(maxRetainedBytes)"),
+            ("shapeCacheEntries", "\(shapeCacheEntries)"),
         ]
         var lines = [
             "fontConfig: \(fontConfig ?? "(the system's fontconfig)")",
@@ -90,7 +93,7 @@ public struct ServerConfiguration: Sendable {
     public static let limitKeys = [
         "maxMessageBytes", "maxTextLength", "maxConnections", "maxConnectionsPerUid",
         "partialMessageSeconds", "sendTimeoutSeconds", "drainSeconds", "requestSeconds", "requestCPUSeconds",
-        "maxPendingPerConnection", "maxOutputBytes", "retainedLayouts", "retainedBytes",
+        "maxPendingPerConnection", "maxOutputBytes", "retainedLayouts", "retainedBytes", "shapeCacheEntries",
     ]
 
     /// Reads `path`. Fails with a message naming the file and the member at fault (a wrong
@@ -142,6 +145,7 @@ public struct ServerConfiguration: Sendable {
                 config.maxPendingPerConnection = try limits.integer("maxPendingPerConnection", in: 1...100_000) ?? config.maxPendingPerConnection
                 config.maxRetainedBytes = try limits.integer("retainedBytes", in: 0...(1 << 40)) ?? config.maxRetainedBytes
                 config.maxOutputBytes = try limits.integer("maxOutputBytes", in: 65_536...(1 << 34)) ?? config.maxOutputBytes
+                config.shapeCacheEntries = try limits.integer("shapeCacheEntries", in: 0...10_000_000) ?? config.shapeCacheEntries
             }
             if let plugins = try reader.object("plugins") {
                 try plugins.rejectUnknownKeys(pluginKeys)

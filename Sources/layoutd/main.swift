@@ -120,7 +120,8 @@ if checkOnly {
     exit(0)
 }
 
-let engine = TextLayoutEngine(fonts: fonts, maxTextLength: configuration.maxTextLength)
+let engine = TextLayoutEngine(fonts: fonts, maxTextLength: configuration.maxTextLength,
+                              shapeCacheEntries: configuration.shapeCacheEntries)
 // Warm the default font and the fallbacks the common scripts need before taking requests.
 let warmUpText = "Hello, world — Привет, Γειά σου, مرحبا, שלום, नमस्ते, 你好, こんにちは, 안녕하세요, สวัสดี"
 do {
@@ -205,7 +206,7 @@ func startWatchdog() {
 @Sendable func reloadEngine() throws -> (TextLayoutEngine, ServerConfiguration) {
     let fresh = try configurationPath.map { path in try ServerConfiguration.load(path: path) } ?? ServerConfiguration()
     let fonts = try FontSystem(fontConfigPath: fresh.fontConfig, report: { Log.warning($0) })
-    let engine = TextLayoutEngine(fonts: fonts, maxTextLength: fresh.maxTextLength)
+    let engine = TextLayoutEngine(fonts: fonts, maxTextLength: fresh.maxTextLength, shapeCacheEntries: fresh.shapeCacheEntries)
     _ = try engine.layout(LayoutRequest(text: Array(warmUpText.utf16), width: 200,
                                         font: FontDescriptor(family: fresh.defaultFamily, size: fresh.defaultSize)))
     return (engine, fresh)
