@@ -8,7 +8,8 @@ public struct ParamReader {
     public init(_ params: JSONValue?, path: String = "") throws(RPCError) {
         let params = params ?? .object([])
         guard params.isObject else {
-            throw RPCError(.invalidParams, "invalid params: expected an object\(path.isEmpty ? "" : " for `\(path)`"), got \(params.typeName)")
+            if path.isEmpty { throw RPCError(.invalidParams, "invalid params: expected an object, got \(params.typeName)") }
+            throw .invalidParams(field: path, "must be an object, got \(params.typeName)")
         }
         self.value = params
         self.path = path
