@@ -269,7 +269,11 @@ struct ParagraphContext {
                 face: face.identity, variations: variations, size: style.font.size, features: style.font.features,
                 spaced: style.letterSpacing != 0, script: key.script.code, rtl: key.level & 1 == 1,
                 language: request.language))
-            var words: [[ShapedGlyph]] = []
+            let rtl = key.level & 1 == 1
+            // Left to right: glyphs go straight into the run. Right to left: each word's
+            // glyphs (visual order within the word) are kept, then laid out last word first.
+            var all: [ShapedGlyph] = []
+            var rtlWords: [[ShapedGlyph]] = []
             var w = start
             while w < end {
                 var e = w
@@ -280,39 +284,34 @@ struct ParagraphContext {
                     while e < end, text[e] != 0x20 { e += 1 }
                     while e < end, text[e] == 0x20 { e += 1 }
                 }
+                var glyphs: [ShapedGlyph]
                 if e - w > ShapeCache.maxWordLength {
-                    var glyphs = shaping.shape(paragraph: text, start: w, end: e, face: face, font: font,
-                                               features: features[key.styleIndex], script: key.script, level: key.level,
-                                               language: language, size: style.font.size, advances: &advances)
-                    if key.level & 1 == 1 { glyphs.reverse() }   // kept in logical word order below
-                    words.append(glyphs)
+                    glyphs = shaping.shape(paragraph: text, start: w, end: e, face: face, font: font,
+                                           features: features[key.styleIndex], script: key.script, level: key.level,
+                                           language: language, size: style.font.size, advances: &advances)
                 } else {
                     let word = UnsafeBufferPointer(rebasing: text[w..<e])
-                    let cacheKey = ShapeCache.Key(context: context, bot: w == 0, eot: e == text.count, text: word)
-                    let relative = cache.glyphs(cacheKey) {
+                    glyphs = cache.glyphs(context: context, bot: w == 0, eot: e == text.count, text: word) {
                         var scratch = [Double](repeating: 0, count: word.count)
                         return shaping.shape(paragraph: word, start: 0, end: word.count, face: face, font: font,
                                              features: features[key.styleIndex], script: key.script, level: key.level,
                                              language: language, size: style.font.size, bot: w == 0, eot: e == text.count,
                                              advances: &scratch)
                     }
-                    var glyphs = relative
+                    let offset = Int32(w)
                     for g in glyphs.indices {
-                        glyphs[g].cluster += Int32(w)
+                        glyphs[g].cluster += offset
                         let cluster = Int(glyphs[g].cluster)
                         if cluster < advances.count { advances[cluster] += Double(glyphs[g].advance) }
                     }
-                    if key.level & 1 == 1 { glyphs.reverse() }
-                    words.append(glyphs)
                 }
+                if rtl { rtlWords.append(glyphs) } else { all += glyphs }
                 w = e
             }
-            // Visual order: left to right; a right-to-left run's words (and their glyphs,
-            // reversed above into logical order) come out reversed.
-            var all: [ShapedGlyph] = []
-            all.reserveCapacity(words.reduce(0) { $0 + $1.count })
-            for word in words { all += word }
-            if key.level & 1 == 1 { all.reverse() }
+            if rtl {
+                all.reserveCapacity(rtlWords.reduce(0) { $0 + $1.count })
+                for word in rtlWords.reversed() { all += word }
+            }
             return all
         }
         runs.append(ShapedRun(start: start, end: end, face: face, script: key.script, level: key.level,

@@ -5,11 +5,12 @@ import Synchronization
 /// axes, features, script, direction and language. Words repeat across paragraphs and across
 /// requests (a window resized, a list relaid out), so most shaping becomes a lookup.
 ///
-/// Bounded by entry count (least recently used evicted first), split into shards with their
-/// own locks so worker threads rarely wait on each other. Thread-safe.
+/// Bounded by entry count (the least recently used eighth evicted when full), split into 16
+/// shards with their own locks so worker threads rarely wait on each other. A lookup hashes
+/// the word where it lies and allocates nothing. Thread-safe.
 public final class ShapeCache: Sendable {
     /// Everything but the text that decides how a word shapes. Interned to a number once
-    /// per run, so a word's key hashes only its text.
+    /// per run, so a word's lookup hashes only its text.
     struct Context: Hashable {
         var face: FaceIdentity
         var variations: [FontVariation]
@@ -21,32 +22,117 @@ public final class ShapeCache: Sendable {
         var language: String
     }
 
-    /// A word's key: its context's number, the paragraph-edge flags and its text, with the
-    /// text's hash computed once (FNV-1a).
-    struct Key: Hashable {
-        var context: Int
-        var bot: Bool
-        var eot: Bool
-        var text: [UInt16]
-        var textHash: UInt64
+    /// Longest stretch cached, in UTF-16 units; longer ones are shaped every time.
+    static let maxWordLength = 40
 
-        init(context: Int, bot: Bool, eot: Bool, text: UnsafeBufferPointer<UInt16>) {
-            self.context = context
-            self.bot = bot
-            self.eot = eot
-            self.text = Array(text)
-            var h: UInt64 = 0xcbf29ce484222325
-            for u in text { h = (h ^ UInt64(u)) &* 0x100000001b3 }
-            self.textHash = h
+    /// One lock's worth of the cache: an open-addressing table of entry numbers over the
+    /// entries.
+    final class Shard: @unchecked Sendable {
+        struct Entry {
+            var hash: UInt64
+            var context: Int32
+            var flags: UInt8
+            var text: [UInt16]
+            var glyphs: [ShapedGlyph]
+            var tick: UInt64
+        }
+        let lock = Mutex(())
+        private var entries: [Entry] = []
+        /// Slots: entry number + 1, 0 for empty. Size a power of two, at least twice the capacity.
+        private var slots: [Int32]
+        private var tick: UInt64 = 0
+        let capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = max(8, capacity)
+            var size = 16
+            while size < self.capacity * 2 { size <<= 1 }
+            slots = [Int32](repeating: 0, count: size)
         }
 
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(textHash ^ UInt64(context) &* 0x9E3779B97F4A7C15 ^ (bot ? 1 : 0) ^ (eot ? 2 : 0))
+        var count: Int { lock.withLock { _ in entries.count } }
+
+        /// Call with the lock held.
+        func find(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>) -> [ShapedGlyph]? {
+            let mask = slots.count - 1
+            var i = Int(truncatingIfNeeded: hash) & mask
+            while true {
+                let slot = slots[i]
+                if slot == 0 { return nil }
+                let e = Int(slot) - 1
+                if entries[e].hash == hash, entries[e].context == context, entries[e].flags == flags,
+                   entries[e].text.count == text.count, entries[e].text.elementsEqual(text) {
+                    tick += 1
+                    entries[e].tick = tick
+                    return entries[e].glyphs
+                }
+                i = (i + 1) & mask
+            }
         }
 
-        static func == (a: Key, b: Key) -> Bool {
-            a.textHash == b.textHash && a.context == b.context && a.bot == b.bot && a.eot == b.eot && a.text == b.text
+        /// Call with the lock held.
+        func insert(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>, _ glyphs: [ShapedGlyph]) {
+            if find(hash, context, flags, text) != nil { return }
+            if entries.count >= capacity { evictOldest() }
+            tick += 1
+            entries.append(Entry(hash: hash, context: context, flags: flags, text: Array(text), glyphs: glyphs, tick: tick))
+            place(entries.count - 1)
         }
+
+        func clear() {
+            entries.removeAll()
+            for i in slots.indices { slots[i] = 0 }
+        }
+
+        private func place(_ e: Int) {
+            let mask = slots.count - 1
+            var i = Int(truncatingIfNeeded: entries[e].hash) & mask
+            while slots[i] != 0 { i = (i + 1) & mask }
+            slots[i] = Int32(e + 1)
+        }
+
+        /// Drops the least recently used eighth and rebuilds the slots.
+        private func evictOldest() {
+            let drop = max(1, capacity / 8)
+            let threshold = entries.map(\.tick).sorted()[drop - 1]
+            entries.removeAll { $0.tick <= threshold }
+            for i in slots.indices { slots[i] = 0 }
+            for e in entries.indices { place(e) }
+        }
+    }
+
+    private let shards: [Shard]
+    private let lookups = CacheLookupCounter()
+    /// Most words kept in all (0: the cache is off).
+    public let capacity: Int
+
+    /// `capacity`: most words kept in all (0 turns the cache off).
+    public init(capacity: Int) {
+        self.capacity = capacity
+        let perShard = max(1, capacity / 16)
+        shards = (0..<16).map { _ in Shard(capacity: perShard) }
+    }
+
+    /// The glyphs of `text` in shaping context `context` (clusters relative to the word's
+    /// start), at a paragraph's beginning (`bot`) or end (`eot`) or not, shaping them with
+    /// `make` on a miss.
+    func glyphs(context: Int, bot: Bool, eot: Bool, text: UnsafeBufferPointer<UInt16>,
+                make: () -> [ShapedGlyph]) -> [ShapedGlyph] {
+        guard capacity > 0 else { return make() }
+        var h: UInt64 = 0xcbf29ce484222325
+        for u in text { h = (h ^ UInt64(u)) &* 0x100000001b3 }
+        h ^= UInt64(truncatingIfNeeded: context) &* 0x9E3779B97F4A7C15
+        let flags: UInt8 = (bot ? 1 : 0) | (eot ? 2 : 0)
+        let context32 = Int32(truncatingIfNeeded: context)
+        let shard = shards[Int(h >> 60)]
+        if let known = shard.lock.withLock({ _ in shard.find(h, context32, flags, text) }) {
+            lookups.hit()
+            return known
+        }
+        lookups.miss()
+        let made = make()
+        shard.lock.withLock { _ in shard.insert(h, context32, flags, text, made) }
+        return made
     }
 
     /// Context numbers. Bounded: when full, it and the words are cleared together.
@@ -63,52 +149,15 @@ public final class ShapeCache: Sendable {
                 table.removeAll()
                 cleared = true
             }
-            let n = (table.values.max() ?? -1) + 1
+            let n = table.count
             table[context] = n
             return (n, cleared)
         }
-        if cleared { for shard in shards { shard.entries.withLock { $0 = BoundedCache(capacity: $0.capacity) } } }
+        if cleared { for shard in shards { shard.lock.withLock { _ in shard.clear() } } }
         return number
     }
 
-    /// Longest stretch cached, in UTF-16 units; longer ones are shaped every time.
-    static let maxWordLength = 40
-
-    /// One lock's worth of the cache.
-    final class Shard: Sendable {
-        let entries: Mutex<BoundedCache<Key, [ShapedGlyph]>>
-        init(capacity: Int) { entries = Mutex(BoundedCache(capacity: capacity)) }
-    }
-
-    private let shards: [Shard]
-    private let lookups = CacheLookupCounter()
-    public let capacity: Int
-
-    /// `capacity`: most words kept in all (0 turns the cache off).
-    public init(capacity: Int) {
-        self.capacity = capacity
-        let perShard = max(1, capacity / 16)
-        shards = (0..<16).map { _ in Shard(capacity: perShard) }
-    }
-
-    private func shard(_ key: Key) -> Int { Int(UInt(bitPattern: key.hashValue) % 16) }
-
-    /// The glyphs of `key` (clusters relative to the word's start), shaping them with `make`
-    /// on a miss.
-    func glyphs(_ key: Key, make: () -> [ShapedGlyph]) -> [ShapedGlyph] {
-        guard capacity > 0 else { return make() }
-        let s = shard(key)
-        if let known = shards[s].entries.withLock({ $0[key] }) {
-            lookups.hit()
-            return known
-        }
-        lookups.miss()
-        let made = make()
-        shards[s].entries.withLock { $0[key] = made }
-        return made
-    }
-
     /// Words kept now, and how lookups went.
-    public var count: Int { shards.reduce(0) { total, shard in total + shard.entries.withLock { $0.count } } }
+    public var count: Int { shards.reduce(0) { $0 + $1.count } }
     public var lookupCounts: CacheLookups { lookups.snapshot }
 }

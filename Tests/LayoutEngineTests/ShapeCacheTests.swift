@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+@testable import LayoutEngine
+
+/// The shape cache (words shaped once, looked up after) against shaping every run whole:
+/// same lines, same glyphs, in every script of the corpus.
+@Suite("Shape cache")
+struct ShapeCacheTests {
+    static let uncached: TextLayoutEngine = {
+        do {
+            return TextLayoutEngine(fonts: try FontSystem(fontConfigPath: "\(repositoryRoot)/config/fonts.conf"), shapeCacheEntries: 0)
+        } catch {
+            preconditionFailure("pinned fonts unavailable (run scripts/setup): \(error)")
+        }
+    }()
+
+    static func corpus() throws -> [(lang: String, text: String)] {
+        let path = ProcessInfo.processInfo.environment["LAYOUTD_CORPUS"]
+            ?? URL(fileURLWithPath: repositoryRoot).deletingLastPathComponent().appendingPathComponent("shared/corpus/paragraphs.jsonl").path
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        return try lines.map { line in
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return (object?["lang"] as? String ?? "", object?["text"] as? String ?? "")
+        }
+    }
+
+    @Test func cachedShapingMatchesWholeRunShaping() throws {
+        let cached = TextLayoutEngine(fonts: sharedEngine.fonts, shapeCacheEntries: 5000)
+        var lines = 0, differentBreaks = 0, differentGlyphs = 0
+        var examples: [String] = []
+        for (lang, text) in try Self.corpus() {
+            for pass in 0..<2 {   // the second pass is served from the cache
+                let request = LayoutRequest(text: utf16(text), width: 360, font: FontDescriptor(family: "Noto Sans", size: 16),
+                                            language: lang, detail: .glyphs)
+                let a = try cached.layout(request), b = try Self.uncached.layout(request)
+                lines += b.lines.count
+                if a.lines.map({ [$0.start, $0.end] }) != b.lines.map({ [$0.start, $0.end] }) {
+                    differentBreaks += 1
+                    if examples.count < 5 { examples.append("\(lang) pass \(pass): breaks differ") }
+                    continue
+                }
+                for (la, lb) in zip(a.lines, b.lines) {
+                    let ga = la.runs.flatMap { $0.glyphs.map { [Double($0.id), Double($0.cluster), ($0.advance * 100).rounded()] } }
+                    let gb = lb.runs.flatMap { $0.glyphs.map { [Double($0.id), Double($0.cluster), ($0.advance * 100).rounded()] } }
+                    if ga != gb {
+                        differentGlyphs += 1
+                        if examples.count < 5 { examples.append("\(lang) pass \(pass): glyphs differ on a line") }
+                    }
+                }
+            }
+        }
+        #expect(differentBreaks == 0, "\(examples)")
+        #expect(differentGlyphs == 0, "\(examples)")
+        #expect(lines > 1000)
+        #expect(cached.shapeCache.lookupCounts.hits > cached.shapeCache.lookupCounts.misses, "the second pass hits")
+    }
+
+    @Test func theCacheIsBounded() throws {
+        let small = TextLayoutEngine(fonts: sharedEngine.fonts, shapeCacheEntries: 160)
+        var words: [String] = []
+        for i in 0..<2000 { words.append("w\(i)x") }
+        _ = try small.layout(LayoutRequest(text: utf16(words.joined(separator: " ")), width: 300))
+        #expect(small.shapeCache.count <= 160)
+        #expect(small.shapeCache.count > 0)
+    }
+}
