@@ -41,6 +41,10 @@ func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> S
 
 func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 
+/// LAYOUTD_FUZZ_TRACE=1: print every request the structured mode sends (to turn an input into
+/// JSON-RPC lines).
+let traceRequests = getenv("LAYOUTD_FUZZ_TRACE") != nil
+
 /// A line on standard error.
 func note(_ message: String) {
     var bytes = Array("fuzz-service: \(message)\n".utf8)
@@ -391,6 +395,7 @@ struct Structured {
         nextId += 1
         let request: JSONValue = ["jsonrpc": "2.0", "id": id.json, "method": .string(method), "params": .object(params)]
         let context = { "\(method) \(JSONWriter.string(request).prefix(8192))" }
+        if traceRequests { note("request: \(JSONWriter.string(request))") }
         guard let response = service.handle(message: request, session: session) else {
             fatalError("fuzz invariant: a request with an id got no answer: \(context())")
         }

@@ -20,8 +20,12 @@
 #include "render.h"
 
 /* Colour bitmap glyphs are rasterized at this many pixels per point, so that they stay
- * sharp when the host scales the SVG up. */
+ * sharp when the host scales the SVG up, but at most SVG_IMAGE_MAX_PIXELS per em (emoji
+ * fonts hold bitmaps of about 136 pixels: more only costs time and bytes). */
 #define SVG_IMAGE_OVERSAMPLE 2.0
+#define SVG_IMAGE_MAX_PIXELS 160.0
+/* Colour glyph images remembered per line, so a glyph drawn again reuses its PNG. */
+#define SVG_IMAGE_MEMO 64
 /* Largest colour glyph image embedded, per side. */
 #define SVG_IMAGE_MAX_SIDE 4096u
 /* Longest attachment title kept, in bytes. */
@@ -144,11 +148,23 @@ static void sb_text(sbuf *b, const char *s, size_t max)
 
 /* ---- the painter ---- */
 
+/* A colour glyph already embedded on this line: its data URI's base64 lives in `images`. */
+typedef struct image_memo {
+    const layoutd_font *font;
+    uint32_t glyph;
+    layoutd_color tint;
+    size_t offset, length; /* in svg.images */
+    double left, top, width, height; /* points, relative to the glyph origin */
+} image_memo;
+
 typedef struct svg {
     rp_painter base; /* first member: painter callbacks cast back to svg */
     const rp_state *state;
     double width, height; /* the canvas, points (for skipping far-away glyphs) */
     sbuf out;             /* the elements */
+    sbuf images;          /* base64 of the colour glyphs embedded so far */
+    image_memo memo[SVG_IMAGE_MEMO];
+    int memo_count;
 } svg;
 
 /* Opens `<rect` with x, y, width, height; -1 when a number is not writable. */
@@ -340,24 +356,43 @@ static void glyph_as_image(svg *s, const layoutd_font *font, const layoutd_glyph
 {
     const layoutd_host *host = s->state->host;
     if (host->glyph_image == NULL || host->png_base64 == NULL) return;
-    if (font->size * SVG_IMAGE_OVERSAMPLE > RP_MAX_GLYPH_PIXELS) return;
-    image_job job = {NULL, 0, 0, 0, 0, tint};
-    host->glyph_image(host, font, g->id, font->size * SVG_IMAGE_OVERSAMPLE, image_sink, &job);
-    if (job.rgba == NULL) return;
+    /* Drawn before on this line: the same image again, no rasterizing or encoding. */
+    const image_memo *known = NULL;
+    for (int i = 0; i < s->memo_count; i++) {
+        const image_memo *m = &s->memo[i];
+        if (m->font == font && m->glyph == g->id && m->tint == tint) { known = m; break; }
+    }
+    image_memo fresh;
+    if (known == NULL) {
+        double pixels = font->size * SVG_IMAGE_OVERSAMPLE;
+        if (pixels > SVG_IMAGE_MAX_PIXELS) pixels = SVG_IMAGE_MAX_PIXELS;
+        if (!(pixels > 0) || font->size <= 0) return;
+        const double k = pixels / font->size; /* pixels per point */
+        image_job job = {NULL, 0, 0, 0, 0, tint};
+        host->glyph_image(host, font, g->id, pixels, image_sink, &job);
+        if (job.rgba == NULL) return;
+        b64_job enc = {&s->images, 0};
+        size_t before = s->images.len;
+        int rc = host->png_base64(host, job.rgba, job.width, job.height, job.width * 4, b64_sink, &enc);
+        free(job.rgba);
+        if (rc != 0 || enc.bad || s->images.len == before || s->images.failed) {
+            s->images.len = before;
+            return;
+        }
+        fresh = (image_memo){font, g->id, tint, before, s->images.len - before,
+                             job.left / k, job.top / k, job.width / k, job.height / k};
+        if (s->memo_count < SVG_IMAGE_MEMO) s->memo[s->memo_count++] = fresh;
+        known = &fresh;
+    }
     sbuf *b = &s->out;
     size_t mark = b->len;
-    const double k = SVG_IMAGE_OVERSAMPLE;
     sb_str(b, "<image");
-    int bad = sb_attr(b, "x", g->x + job.left / k) | sb_attr(b, "y", g->y - job.top / k) |
-              sb_attr(b, "width", job.width / k) | sb_attr(b, "height", job.height / k);
+    int bad = sb_attr(b, "x", g->x + known->left) | sb_attr(b, "y", g->y - known->top) |
+              sb_attr(b, "width", known->width) | sb_attr(b, "height", known->height);
     sb_str(b, " href=\"data:image/png;base64,");
-    b64_job enc = {b, 0};
-    size_t before = b->len;
-    int rc = host->png_base64(host, job.rgba, job.width, job.height, job.width * 4, b64_sink, &enc);
-    if (rc != 0 || enc.bad || b->len == before) bad = 1;
+    sb_put(b, s->images.data + known->offset, known->length);
     sb_str(b, "\"/>\n");
     if (bad) b->len = mark;
-    free(job.rgba);
 }
 
 /* A text run: each glyph's outline as a <path> in the text colour (outlines come at
@@ -422,6 +457,7 @@ int rp_draw_svg(const rp_state *state, const layoutd_line *line, const layoutd_c
     int failed = s.out.failed;
     if (!failed && s.out.len > 0) canvas->append(canvas->append_context, s.out.data, s.out.len);
     free(s.out.data);
+    free(s.images.data);
     if (failed) {
         rp_error(error, error_size, "render: out of memory building the SVG");
         return -1;

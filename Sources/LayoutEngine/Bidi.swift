@@ -13,6 +13,9 @@ public enum ParagraphDirection: String, Sendable, CaseIterable {
 /// The text buffer it was made from must outlive it. Not thread-safe (one request uses it).
 final class BidiParagraph {
     private let handle: OpaquePointer
+    /// A copy of the text handed to ICU when it had to be changed (see `init`); ICU keeps a
+    /// pointer to the text it was given, so the copy lives as long as the handle.
+    private let substitute: UnsafeMutableBufferPointer<UInt16>?
     /// Level of every UTF-16 unit of the paragraph (before L1).
     let levels: [UInt8]
     /// 0 left-to-right, 1 right-to-left.
@@ -35,22 +38,39 @@ final class BidiParagraph {
         case .ltr: 0
         case .rtl: 1
         }
+        // U+001C–U+001E are paragraph separators to ICU (Bidi_Class B) but not to layoutd,
+        // whose paragraphs end only at LF, CR, NEL and U+2029: ICU would split the paragraph
+        // there and refuse lines across the split. They go to ICU as U+001F, a segment
+        // separator (class S), which resets embedding levels the same way within a line.
+        var substitute: UnsafeMutableBufferPointer<UInt16>?
+        if text.contains(where: { $0 >= 0x1C && $0 <= 0x1E }) {
+            let copy = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: max(1, text.count))
+            for (i, u) in text.enumerated() { copy[i] = (u >= 0x1C && u <= 0x1E) ? 0x1F : u }
+            substitute = copy
+        }
+        let source = substitute.map { UnsafeBufferPointer(rebasing: $0[0..<text.count]) } ?? text
         var status: Int32 = 0
-        guard let handle = ldicu_bidi_open(text.baseAddress, Int32(text.count), requested, &status) else {
+        guard let handle = ldicu_bidi_open(source.baseAddress, Int32(text.count), requested, &status) else {
+            substitute?.deallocate()
             throw EngineError.icuFailed(operation: "ubidi_setPara", code: status)
         }
         self.handle = handle
+        self.substitute = substitute
         var levels = [UInt8](repeating: 0, count: text.count)
         let result = levels.withUnsafeMutableBufferPointer { ldicu_bidi_levels(handle, $0.baseAddress) }
         guard result <= 0 else {
             ldicu_bidi_close(handle)
+            substitute?.deallocate()
             throw EngineError.icuFailed(operation: "ubidi_getLevels", code: result)
         }
         self.levels = levels
         self.paragraphLevel = ldicu_bidi_paragraph_level(handle)
     }
 
-    deinit { ldicu_bidi_close(handle) }
+    deinit {
+        ldicu_bidi_close(handle)
+        substitute?.deallocate()
+    }
 
     /// The visual runs of the line `start..<end`, left to right (UAX #9 L1: trailing white
     /// space and segment separators take the paragraph level; L2: reversal by level).

@@ -136,6 +136,20 @@ public final class GlyphRasterizer: @unchecked Sendable {
 
     private let library: FreeTypeLibrary
     private let faces: Mutex<BoundedCache<FaceKey, RasterFace>>
+    /// Glyph images made recently (a text draws the same letters again and again). Bounded:
+    /// at most `imageCacheCapacity` images of at most `maxCachedImageBytes` each.
+    private let images = Mutex(BoundedCache<ImageKey, GlyphImage>(capacity: GlyphRasterizer.imageCacheCapacity))
+    public static let imageCacheCapacity = 256
+    public static let maxCachedImageBytes = 128 << 10
+
+    private struct ImageKey: Hashable {
+        var file: String
+        var index: Int
+        var tags: [UInt32]
+        var values: [Double]
+        var glyph: UInt32
+        var pixelSize: Double
+    }
 
     /// Initializes FreeType. Fails with `.libraryUnavailable` when `FT_Init_FreeType` fails.
     public init() throws {
@@ -178,6 +192,11 @@ public final class GlyphRasterizer: @unchecked Sendable {
     /// FreeType cannot size, load or render the glyph; and rethrows what `body` throws.
     public func withGlyphImage<R>(file: String, index: Int, variations: [(tag: UInt32, value: Double)], glyph: UInt32, pixelSize: Double, _ body: (GlyphBitmap, UnsafeBufferPointer<UInt8>) throws -> R) throws -> R {
         try Self.validate(pixelSize: pixelSize)
+        let key = ImageKey(file: file, index: index, tags: variations.map(\.tag), values: variations.map(\.value),
+                           glyph: glyph, pixelSize: pixelSize)
+        if let known = images.withLock({ $0[key] }) {
+            return try known.pixels.withUnsafeBufferPointer { try body(known.bitmap, $0) }
+        }
         let coords = variations.map { VariationSetting(tag: $0.tag, value: $0.value) }
         let image: GlyphImage = try faces.withLock { cache in
             let face = try self.face(file: file, index: index, cache: &cache)
@@ -186,6 +205,7 @@ public final class GlyphRasterizer: @unchecked Sendable {
             let strikeScale = try face.setSize(pixelSize)
             return try face.render(glyph: glyph, scale: strikeScale)
         }
+        if image.pixels.count <= Self.maxCachedImageBytes { images.withLock { $0[key] = image } }
         return try image.pixels.withUnsafeBufferPointer { try body(image.bitmap, $0) }
     }
 

@@ -319,6 +319,8 @@ struct LayoutRun {
         if !finalAdvances.isEmpty {
             positions = [Double](repeating: 0, count: finalAdvances.count + 1)
             for i in 0..<finalAdvances.count { positions[i + 1] = positions[i] + finalAdvances[i] }
+        } else if request.keepsGeometry && request.text.isEmpty {
+            positions = [0]   // the empty text: one caret position, at its start
         }
         let bottom = boxes.last.map { $0.y + $0.height } ?? request.insets.top
         let reuse = request.keepsReusable

@@ -195,3 +195,27 @@ import Testing
         #expect(try other.result("ping")["pong"] == true)
     }
 }
+
+/// Every input the fuzzers found a bug with (Fuzz/regressions/service/*.json, one JSON-RPC
+/// line each), sent through the socket: each gets a well-formed answer that is not an
+/// internal error, and the daemon stays up.
+@Suite("Fuzzing regressions through the socket")
+struct FuzzRegressionTests {
+    @Test func eachFoundBugStaysFixed() throws {
+        let folder = "\(repositoryRoot)/Fuzz/regressions/service"
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.sorted()
+        #expect(files.count >= 4)
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        for file in files {
+            let line = try String(contentsOfFile: "\(folder)/\(file)", encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let reply = try #require(try client.raw(line), "no answer to \(file)")
+            #expect(reply["jsonrpc"] == "2.0", "\(file)")
+            #expect(reply["error"]?["code"] != -32603, "\(file): \(JSONWriter.string(reply["error"] ?? .null))")
+            #expect((reply["result"] == nil) != (reply["error"] == nil), "\(file)")
+            #expect(try client.result("ping")["pong"] == true)
+        }
+    }
+}
