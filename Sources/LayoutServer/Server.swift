@@ -13,7 +13,7 @@ import Glibc
 /// counts.
 public final class Server: Sendable {
     /// The worker pool requests run on (libdispatch sizes it to the cores).
-    static let workers = DispatchQueue(label: "layoutd.workers", qos: .userInitiated, attributes: .concurrent)
+    public static let workers = DispatchQueue(label: "layoutd.workers", qos: .userInitiated, attributes: .concurrent)
 
     public let service: LayoutService
     /// Open connections per peer uid.
