@@ -135,22 +135,24 @@ public final class ShapeCache: Sendable {
         return made
     }
 
-    /// Context numbers. Bounded: when full, it and the words are cleared together.
-    private let contexts = Mutex<[Context: Int]>([:])
+    /// Context numbers, never reused (a word shaped under a number a clear forgot can never
+    /// be found under another context). Bounded: when full, it and the words are cleared.
+    private let contexts = Mutex<(table: [Context: Int], next: Int)>(([:], 0))
     private static let maxContexts = 4096
 
     /// The number of a shaping context (once per run).
     func contextNumber(_ context: Context) -> Int {
-        if let known = contexts.withLock({ $0[context] }) { return known }
-        let (number, cleared) = contexts.withLock { table -> (Int, Bool) in
-            if let known = table[context] { return (known, false) }
+        if let known = contexts.withLock({ $0.table[context] }) { return known }
+        let (number, cleared) = contexts.withLock { state -> (Int, Bool) in
+            if let known = state.table[context] { return (known, false) }
             var cleared = false
-            if table.count >= Self.maxContexts {
-                table.removeAll()
+            if state.table.count >= Self.maxContexts {
+                state.table.removeAll()
                 cleared = true
             }
-            let n = table.count
-            table[context] = n
+            let n = state.next
+            state.next += 1
+            state.table[context] = n
             return (n, cleared)
         }
         if cleared { for shard in shards { shard.lock.withLock { _ in shard.clear() } } }
