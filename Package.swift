@@ -74,15 +74,16 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: Plugins (C, linking only the ABI header target)
-        // Leftmost-longest key matching (Aho–Corasick), compiled into links and shortcodes.
+        // Helpers the shipped plugins share (Aho–Corasick key matching, error messages), compiled
+        // into links and shortcodes; libc only.
         .target(
-            name: "PluginKeyMatch", path: "Plugins/shared",
+            name: "PluginSupport", path: "Plugins/shared",
             cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
         .target(
-            name: "LinksPlugin", dependencies: ["CLayoutPlugin", "PluginKeyMatch"], path: "Plugins/links", publicHeadersPath: ".",
+            name: "LinksPlugin", dependencies: ["CLayoutPlugin", "PluginSupport"], path: "Plugins/links", publicHeadersPath: ".",
             cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
         .target(
-            name: "ShortcodesPlugin", dependencies: ["CLayoutPlugin", "PluginKeyMatch"], path: "Plugins/shortcodes", publicHeadersPath: ".",
+            name: "ShortcodesPlugin", dependencies: ["CLayoutPlugin", "PluginSupport"], path: "Plugins/shortcodes", publicHeadersPath: ".",
             cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
         .target(
             name: "RenderPlugin", dependencies: ["CLayoutPlugin"], path: "Plugins/render", publicHeadersPath: ".",

@@ -23,21 +23,6 @@ import LayoutServer
 import Glibc
 #endif
 
-/// LAYOUTD_FUZZ_IGNORE: substrings (separated by "|") of invariant messages to tolerate, for
-/// long runs past a known bug that is not fixed yet.
-let ignoredFailures: [String] = {
-    guard let value = getenv("LAYOUTD_FUZZ_IGNORE") else { return [] }
-    return String(cString: value).split(separator: "|").map(String.init)
-}()
-
-@inline(never)
-func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
-           file: StaticString = #fileID, line: UInt = #line) {
-    if condition() { return }
-    let text = message()
-    if ignoredFailures.contains(where: { text.contains($0) }) { return }
-    fatalError("fuzz invariant: \(text)", file: file, line: line)
-}
 
 func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 

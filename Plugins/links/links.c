@@ -12,21 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plugin_error.h"
 #include "links.h"
 
 static const char *const links_kinds[] = {"url", "email", "mention", "hashtag", "phone", "literal", NULL};
-
-/** Writes a message into a host error buffer (always terminated, never past its size). */
-static void set_error(char *error, size_t error_size, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_error(char *error, size_t error_size, const char *format, ...) {
-    if (!error || error_size == 0) return;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(error, error_size, format, args);
-    va_end(args);
-}
 
 int lk_fail(lk_ctx *ctx, const char *format, ...) {
     if (ctx->error && ctx->error_size) {
@@ -86,29 +75,29 @@ static int links_detect(void *state, const layoutd_detect_request *request, layo
                         void *context, char *error, size_t error_size) {
     (void)state;
     if (!request || !emit) {
-        set_error(error, error_size, "links: no request or sink");
+        plugin_set_error(error, error_size, "links: no request or sink");
         return 1;
     }
     if (request->struct_size < LINKS_REQUEST_MIN_SIZE) {
-        set_error(error, error_size, "links: request struct too small (%u bytes)", request->struct_size);
+        plugin_set_error(error, error_size, "links: request struct too small (%u bytes)", request->struct_size);
         return 1;
     }
     if (!request->kind) {
-        set_error(error, error_size, "links: no kind requested");
+        plugin_set_error(error, error_size, "links: no kind requested");
         return 1;
     }
     if (!request->text && request->text_length) {
-        set_error(error, error_size, "links: no text");
+        plugin_set_error(error, error_size, "links: no text");
         return 1;
     }
     if (request->text_length > UINT32_MAX) {
-        set_error(error, error_size, "links: text too long (%zu bytes)", request->text_length);
+        plugin_set_error(error, error_size, "links: text too long (%zu bytes)", request->text_length);
         return 1;
     }
     size_t which = 0;
     while (links_kinds[which] && strcmp(links_kinds[which], request->kind) != 0) which++;
     if (!links_kinds[which]) {
-        set_error(error, error_size, "links: unknown kind \"%s\"", request->kind);
+        plugin_set_error(error, error_size, "links: unknown kind \"%s\"", request->kind);
         return 1;
     }
 

@@ -12,11 +12,11 @@
  *   - "codes" must be an object; it may be empty.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "plugin_error.h"
 #include "codes.h"
 
 #define SC_DEFAULT_SIZES {1.2, 0.95, 0.25}, {true, true, true}
@@ -34,17 +34,6 @@ const size_t sc_default_count = sizeof sc_default_codes / sizeof sc_default_code
 static const char *const size_names[3] = {"width", "ascent", "descent"};
 static const double default_sizes[3] = {1.2, 0.95, 0.25};
 
-/** Writes a message into a host error buffer (always terminated, never past its size). */
-static void set_error(char *error, size_t error_size, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_error(char *error, size_t error_size, const char *format, ...) {
-    if (!error || error_size == 0) return;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(error, error_size, format, args);
-    va_end(args);
-}
 
 /** The member of object `value` named `key`, or NULL. */
 static const layoutd_value *member(const layoutd_value *value, const char *key) {
@@ -58,7 +47,7 @@ static const layoutd_value *member(const layoutd_value *value, const char *key) 
 /** Fills `code` from one member of "codes". Returns 0 or -1 with a message. */
 static int read_code(const layoutd_member *m, bool em, sc_code *code, char *error, size_t error_size) {
     if (m->key_length == 0) {
-        set_error(error, error_size, "shortcodes: a code is the empty string");
+        plugin_set_error(error, error_size, "shortcodes: a code is the empty string");
         return -1;
     }
     code->key = m->key;
@@ -74,7 +63,7 @@ static int read_code(const layoutd_member *m, bool em, sc_code *code, char *erro
             const layoutd_value *size = member(&m->value, size_names[k]);
             if (!size) continue;
             if (size->type != LAYOUTD_VALUE_NUMBER || !isfinite(size->number) || size->number < 0) {
-                set_error(error, error_size, "shortcodes: code \"%s\": %s must be a finite non-negative number",
+                plugin_set_error(error, error_size, "shortcodes: code \"%s\": %s must be a finite non-negative number",
                          m->key, size_names[k]);
                 return -1;
             }
@@ -82,11 +71,11 @@ static int read_code(const layoutd_member *m, bool em, sc_code *code, char *erro
             code->em[k] = em;
         }
     } else if (m->value.type != LAYOUTD_VALUE_STRING) {
-        set_error(error, error_size, "shortcodes: code \"%s\" must be an object or an image name", m->key);
+        plugin_set_error(error, error_size, "shortcodes: code \"%s\" must be an object or an image name", m->key);
         return -1;
     }
     if (!image || image->type != LAYOUTD_VALUE_STRING || image->length == 0) {
-        set_error(error, error_size, "shortcodes: code \"%s\" needs a non-empty \"image\" string", m->key);
+        plugin_set_error(error, error_size, "shortcodes: code \"%s\" needs a non-empty \"image\" string", m->key);
         return -1;
     }
     code->image = image->string;
@@ -102,7 +91,7 @@ int sc_read_codes(const layoutd_value *options, bool *present, sc_code **codes, 
     const layoutd_value *table = member(options, "codes");
     if (!table) return 0;
     if (table->type != LAYOUTD_VALUE_OBJECT) {
-        set_error(error, error_size, "shortcodes: \"codes\" must be an object");
+        plugin_set_error(error, error_size, "shortcodes: \"codes\" must be an object");
         return -1;
     }
     bool em = true;
@@ -111,7 +100,7 @@ int sc_read_codes(const layoutd_value *options, bool *present, sc_code **codes, 
         if (unit->type == LAYOUTD_VALUE_STRING && strcmp(unit->string, "pt") == 0) {
             em = false;
         } else if (unit->type != LAYOUTD_VALUE_STRING || strcmp(unit->string, "em") != 0) {
-            set_error(error, error_size, "shortcodes: \"unit\" must be \"em\" or \"pt\"");
+            plugin_set_error(error, error_size, "shortcodes: \"unit\" must be \"em\" or \"pt\"");
             return -1;
         }
     }
@@ -119,7 +108,7 @@ int sc_read_codes(const layoutd_value *options, bool *present, sc_code **codes, 
     if (table->count == 0) return 0;
     sc_code *list = malloc(table->count * sizeof *list);
     if (!list) {
-        set_error(error, error_size, "shortcodes: out of memory (%u codes)", table->count);
+        plugin_set_error(error, error_size, "shortcodes: out of memory (%u codes)", table->count);
         return -1;
     }
     for (uint32_t i = 0; i < table->count; i++) {

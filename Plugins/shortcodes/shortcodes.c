@@ -11,11 +11,11 @@
  * are thread-safe.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "plugin_error.h"
 #include "codes.h"
 #include "keymatch.h"
 
@@ -26,18 +26,6 @@ typedef struct sc_state {
     sc_table table;
     km_matcher *matcher;
 } sc_state;
-
-static void set_error(char *error, size_t error_size, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/** Writes a message into a host error buffer (always terminated, never past its size). */
-static void set_error(char *error, size_t error_size, const char *format, ...) {
-    if (!error || error_size == 0) return;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(error, error_size, format, args);
-    va_end(args);
-}
 
 /** Builds a matcher over the keys of codes[0..count). NULL when out of memory. */
 static km_matcher *build_matcher(const sc_code *codes, size_t count) {
@@ -77,7 +65,7 @@ static int shortcodes_init(const layoutd_host *host, const layoutd_value *option
     }
     if (failed) {
         shortcodes_fini(st);
-        set_error(error, error_size, "shortcodes: out of memory");
+        plugin_set_error(error, error_size, "shortcodes: out of memory");
         return 1;
     }
     *state = st;
@@ -111,23 +99,23 @@ static int shortcodes_attachments(void *state, const layoutd_attachment_request 
                                   size_t error_size) {
     const sc_state *st = state;
     if (!st || !request || !emit) {
-        set_error(error, error_size, "shortcodes: no state, request or sink");
+        plugin_set_error(error, error_size, "shortcodes: no state, request or sink");
         return 1;
     }
     if (request->struct_size < SHORTCODES_REQUEST_MIN_SIZE) {
-        set_error(error, error_size, "shortcodes: request struct too small (%u bytes)", request->struct_size);
+        plugin_set_error(error, error_size, "shortcodes: request struct too small (%u bytes)", request->struct_size);
         return 1;
     }
     if (!request->text && request->text_length) {
-        set_error(error, error_size, "shortcodes: no text");
+        plugin_set_error(error, error_size, "shortcodes: no text");
         return 1;
     }
     if (request->text_length > UINT32_MAX) {
-        set_error(error, error_size, "shortcodes: text too long (%zu bytes)", request->text_length);
+        plugin_set_error(error, error_size, "shortcodes: text too long (%zu bytes)", request->text_length);
         return 1;
     }
     if (!isfinite(request->font_size) || request->font_size < 0) {
-        set_error(error, error_size, "shortcodes: font_size must be finite and non-negative");
+        plugin_set_error(error, error_size, "shortcodes: font_size must be finite and non-negative");
         return 1;
     }
 
@@ -151,7 +139,7 @@ static int shortcodes_attachments(void *state, const layoutd_attachment_request 
         free(extra);
         if (!own) {
             free(merged);
-            set_error(error, error_size, "shortcodes: out of memory");
+            plugin_set_error(error, error_size, "shortcodes: out of memory");
             return 1;
         }
         codes = merged;
@@ -162,7 +150,7 @@ static int shortcodes_attachments(void *state, const layoutd_attachment_request 
     km_free(own);
     free(merged);
     if (rc) {
-        set_error(error, error_size, "shortcodes: out of memory (scan of %zu bytes)", request->text_length);
+        plugin_set_error(error, error_size, "shortcodes: out of memory (scan of %zu bytes)", request->text_length);
         return 1;
     }
     return 0;

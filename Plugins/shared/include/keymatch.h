@@ -2,7 +2,7 @@
  * keymatch.h — finds a fixed set of byte-string keys in a text: leftmost-longest,
  * non-overlapping, scanning forward, in time linear in the text (plus the keys' total
  * length to build). Used by the links plugin's "literal" kind and by the shortcodes plugin:
- * the PluginKeyMatch target, linked statically into both (it uses libc only, no layoutd code).
+ * the PluginSupport target, linked statically into both (it uses libc only, no layoutd code).
  */
 #ifndef KEYMATCH_H
 #define KEYMATCH_H
