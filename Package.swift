@@ -77,7 +77,7 @@ let package = Package(
         // Helpers the shipped plugins share (Aho–Corasick key matching, error messages), compiled
         // into links and shortcodes; libc only.
         .target(
-            name: "PluginSupport", path: "Plugins/shared",
+            name: "PluginSupport", dependencies: ["CLayoutPlugin"], path: "Plugins/shared",
             cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
         .target(
             name: "LinksPlugin", dependencies: ["CLayoutPlugin", "PluginSupport"], path: "Plugins/links", publicHeadersPath: ".",
@@ -86,7 +86,7 @@ let package = Package(
             name: "ShortcodesPlugin", dependencies: ["CLayoutPlugin", "PluginSupport"], path: "Plugins/shortcodes", publicHeadersPath: ".",
             cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
         .target(
-            name: "RenderPlugin", dependencies: ["CLayoutPlugin"], path: "Plugins/render", publicHeadersPath: ".",
+            name: "RenderPlugin", dependencies: ["CLayoutPlugin", "PluginSupport"], path: "Plugins/render", publicHeadersPath: ".",
             cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
 
         // The example of docs/plugins.md (a ticket-key link detector).

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugin_error.h"
+#include "plugin_support.h"
 #include "links.h"
 
 static const char *const links_kinds[] = {"url", "email", "mention", "hashtag", "phone", "literal", NULL};

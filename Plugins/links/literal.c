@@ -11,17 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plugin_support.h"
 #include "keymatch.h"
 #include "links.h"
 
-/** The member of object `value` named `key`, or NULL. */
-static const layoutd_value *member(const layoutd_value *value, const char *key) {
-    size_t length = strlen(key);
-    for (uint32_t i = 0; i < value->count; i++)
-        if (value->members[i].key_length == length && memcmp(value->members[i].key, key, length) == 0)
-            return &value->members[i].value;
-    return NULL;
-}
 
 /** Per-scan context: the table (for values) and the call. */
 typedef struct literal_scan {
@@ -36,7 +29,7 @@ static int on_match(void *context, size_t start, size_t end, size_t key) {
 
 int lk_detect_literal(lk_ctx *ctx, const layoutd_value *options) {
     if (options->type != LAYOUTD_VALUE_OBJECT) return lk_fail(ctx, "links: literal options must be an object");
-    const layoutd_value *table = member(options, "table");
+    const layoutd_value *table = plugin_member(options, "table");
     if (!table || table->type != LAYOUTD_VALUE_OBJECT) table = options;
     if (table->count == 0 || ctx->n == 0) return 0;
 

@@ -4,6 +4,7 @@
  * "underline" lines under regions of the kinds in option "underline" (default url, link,
  * email, phone). Either option may be an array of strings or one string; [] turns it off.
  */
+#include "plugin_support.h"
 #include "layoutd_plugin.h"
 #include "render.h"
 
@@ -64,8 +65,8 @@ int rp_decorate(const rp_state *state, const layoutd_line *line, layoutd_decorat
 {
     (void)error, (void)error_size; /* nothing here can fail */
     if (line->regions == NULL) return 0;
-    const layoutd_value *pill = rp_member(line->options, "pill");
-    const layoutd_value *underline = rp_member(line->options, "underline");
+    const layoutd_value *pill = plugin_member(line->options, "pill");
+    const layoutd_value *underline = plugin_member(line->options, "underline");
     underline_job job = {emit, context, state->link_color};
     for (uint32_t i = 0; i < line->region_count; i++) {
         const layoutd_region *region = &line->regions[i];

@@ -1,25 +1,12 @@
 /*
- * options.c — reading the host's read-only JSON value tree (layoutd_value): object members
- * by key and membership in a list of strings.
+ * options.c — reading the host's read-only JSON value tree (layoutd_value): membership in a
+ * list of strings (members by key come from plugin_member, PluginSupport).
  */
 #include <string.h>
 
 #include "layoutd_plugin.h"
+#include "plugin_support.h"
 #include "render.h"
-
-const layoutd_value *rp_member(const layoutd_value *object, const char *key)
-{
-    if (object == NULL || object->type != LAYOUTD_VALUE_OBJECT || object->members == NULL)
-        return NULL;
-    size_t key_length = strlen(key);
-    const layoutd_value *found = NULL;
-    for (uint32_t i = 0; i < object->count; i++) {
-        const layoutd_member *m = &object->members[i];
-        if (m->key != NULL && m->key_length == key_length && memcmp(m->key, key, key_length) == 0)
-            found = &m->value; /* JSON parsers keep the last duplicate; so do we */
-    }
-    return found;
-}
 
 /* 1 when string value `v` equals NUL-terminated `s`. */
 static int value_is(const layoutd_value *v, const char *s)

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "plugin_support.h"
 #include "color.h"
 #include "layoutd_plugin.h"
 #include "render.h"
@@ -34,7 +35,7 @@ void rp_error(char *error, size_t error_size, const char *format, ...)
 static int read_color(const layoutd_value *object, const char *key, const char *path,
                       layoutd_color *out, char *error, size_t error_size)
 {
-    const layoutd_value *v = rp_member(object, key);
+    const layoutd_value *v = plugin_member(object, key);
     if (v == NULL || v->type == LAYOUTD_VALUE_NULL) return 0;
     if (v->type == LAYOUTD_VALUE_STRING && rp_parse_color(v->string, v->length, out) == 0) return 0;
     rp_error(error, error_size, "render: option %s must be a colour \"#rrggbb\" or \"#rrggbbaa\"",
@@ -73,7 +74,7 @@ static int render_init(const layoutd_host *host, const layoutd_value *options, v
                    error_size) != 0 ||
         read_color(options, "pillColor", "pillColor", &s.pill_color, error, error_size) != 0)
         return -1;
-    const layoutd_value *hl = rp_member(options, "highlight");
+    const layoutd_value *hl = plugin_member(options, "highlight");
     if (hl != NULL && hl->type != LAYOUTD_VALUE_NULL) {
         if (hl->type != LAYOUTD_VALUE_OBJECT) {
             rp_error(error, error_size,

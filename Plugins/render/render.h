@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "layoutd_plugin.h"
+#include "plugin_support.h"
 
 /* Defaults for the colour options (0xRRGGBBAA). */
 #define RP_DEFAULT_LINK_COLOR        0x1a73e8ffu
@@ -52,8 +53,6 @@ void rp_error(char *error, size_t error_size, const char *format, ...)
 
 /* ---- options.c: reading the host's JSON value tree ---- */
 
-/* The member `key` of object `object` (the last one when repeated), or NULL. */
-const layoutd_value *rp_member(const layoutd_value *object, const char *key);
 /* 1 when `list` (an array of strings, or one string) holds `s`; `defaults` (NULL-terminated)
  * stands in when `list` is NULL or neither an array nor a string. */
 int rp_list_has(const layoutd_value *list, const char *const *defaults, const char *s);

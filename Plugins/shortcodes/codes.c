@@ -16,7 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugin_error.h"
+#include "plugin_support.h"
+#include "plugin_support.h"
 #include "codes.h"
 
 #define SC_DEFAULT_SIZES {1.2, 0.95, 0.25}, {true, true, true}
@@ -35,14 +36,6 @@ static const char *const size_names[3] = {"width", "ascent", "descent"};
 static const double default_sizes[3] = {1.2, 0.95, 0.25};
 
 
-/** The member of object `value` named `key`, or NULL. */
-static const layoutd_value *member(const layoutd_value *value, const char *key) {
-    size_t length = strlen(key);
-    for (uint32_t i = 0; i < value->count; i++)
-        if (value->members[i].key_length == length && memcmp(value->members[i].key, key, length) == 0)
-            return &value->members[i].value;
-    return NULL;
-}
 
 /** Fills `code` from one member of "codes". Returns 0 or -1 with a message. */
 static int read_code(const layoutd_member *m, bool em, sc_code *code, char *error, size_t error_size) {
@@ -58,9 +51,9 @@ static int read_code(const layoutd_member *m, bool em, sc_code *code, char *erro
     }
     const layoutd_value *image = &m->value;
     if (m->value.type == LAYOUTD_VALUE_OBJECT) {
-        image = member(&m->value, "image");
+        image = plugin_member(&m->value, "image");
         for (int k = 0; k < 3; k++) {
-            const layoutd_value *size = member(&m->value, size_names[k]);
+            const layoutd_value *size = plugin_member(&m->value, size_names[k]);
             if (!size) continue;
             if (size->type != LAYOUTD_VALUE_NUMBER || !isfinite(size->number) || size->number < 0) {
                 plugin_set_error(error, error_size, "shortcodes: code \"%s\": %s must be a finite non-negative number",
@@ -88,14 +81,14 @@ int sc_read_codes(const layoutd_value *options, bool *present, sc_code **codes, 
     *codes = NULL;
     *count = 0;
     if (options->type != LAYOUTD_VALUE_OBJECT) return 0;
-    const layoutd_value *table = member(options, "codes");
+    const layoutd_value *table = plugin_member(options, "codes");
     if (!table) return 0;
     if (table->type != LAYOUTD_VALUE_OBJECT) {
         plugin_set_error(error, error_size, "shortcodes: \"codes\" must be an object");
         return -1;
     }
     bool em = true;
-    const layoutd_value *unit = member(options, "unit");
+    const layoutd_value *unit = plugin_member(options, "unit");
     if (unit) {
         if (unit->type == LAYOUTD_VALUE_STRING && strcmp(unit->string, "pt") == 0) {
             em = false;

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugin_error.h"
+#include "plugin_support.h"
 #include "codes.h"
 #include "keymatch.h"
 
