@@ -207,8 +207,8 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath), "the socket file is gone")
     }
 
-    /// `update` runs on the connection's reader rather than the worker pool; SIGTERM waits
-    /// for it all the same.
+    /// `update` runs as an ordered job (its connection's later messages wait for it); SIGTERM
+    /// waits for it like any other request.
     @Test func sigtermFinishesAnUpdateInFlight() throws {
         // A drain deadline no machine load reaches: the test is about finishing, not timing.
         let daemon = try Daemon(limits: #"{"drainSeconds": 600}"#)
