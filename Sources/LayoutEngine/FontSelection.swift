@@ -17,7 +17,8 @@ struct FontSelector {
         let list: FallbackList
         let primary: FontFace?
         var byScript: [Int32: FallbackList] = [:]
-        var faceForScalar: [ScalarKey: FontFace] = [:]
+        /// Faces chosen per code point, shared with every request of this family and language.
+        let faceForScalar: ScalarFaces
         /// Whether the primary face covers each code point below U+231A: 0 not known yet,
         /// 1 yes, 2 no (made on first use; saves asking fontconfig per cluster).
         var primaryCovers: [UInt8] = []
@@ -43,7 +44,8 @@ struct FontSelector {
             index = known
         } else {
             let list = try fonts.fallbackList(for: font, language: language)
-            families.append(Family(list: list, primary: list.face(at: list.candidate(forCluster: CollectionOfOne(UInt32(0x20))))))
+            families.append(Family(list: list, primary: list.face(at: list.candidate(forCluster: CollectionOfOne(UInt32(0x20)))),
+                                   faceForScalar: fonts.scalarFaces(for: key, language: language)))
             index = families.count - 1
             familyIndex[key] = index
         }
@@ -70,8 +72,11 @@ struct FontSelector {
             } else {
                 chosen = try Self.choose(CollectionOfOne(first), script: script, font: font(), fonts: fonts, language: language,
                                           family: &families[f])
-                families[f].faceForScalar[ScalarKey(scalar: first, script: script.code)] = chosen
+                families[f].faceForScalar.set(chosen, for: ScalarKey(scalar: first, script: script.code))
             }
+        } else if let primary = families[f].primary, primaryCoversCluster(f, text, start, end) {
+            // Every code point below U+2000 (so no emoji presentation) and in the primary face.
+            chosen = primary
         } else {
             // Coverage is judged on the cluster's first code points: enough for any real
             // cluster, and bounded for hostile ones.
@@ -87,6 +92,22 @@ struct FontSelector {
         }
         previousFace = chosen
         return chosen
+    }
+
+    /// Whether a cluster of several code points takes the primary face without asking the
+    /// fallback lists: all below U+2000 (nothing there asks for emoji presentation) and each
+    /// ignorable or covered by the primary face — what `choose` decides first, without
+    /// allocating. Bounded like `choose`: false past `maxShapedClusterLength` code points.
+    private mutating func primaryCoversCluster(_ f: Int, _ text: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int) -> Bool {
+        var i = start, count = 0
+        while i < end {
+            let (scalar, width) = decodeUTF16(text, at: i)
+            guard scalar < 0x2000, count < maxShapedClusterLength else { return false }
+            if !isIgnorableForCoverage(scalar), !primaryCovers(f, scalar) { return false }
+            i += width
+            count += 1
+        }
+        return true
     }
 
     /// Whether family `f`'s primary face covers `scalar` (below U+231A), memoized.

@@ -77,6 +77,38 @@ public final class FontSystem: Sendable {
 
     /// The face at `identity`, opening it on first use.
     func face(_ identity: FaceIdentity) throws -> FontFace { try faces.face(identity) }
+
+    /// The fallback decisions per code point for one family (selection key) and language,
+    /// shared by every request (a CJK paragraph need not learn each ideograph's font again).
+    func scalarFaces(for key: FontDescriptor.SelectionKey, language: String) -> ScalarFaces {
+        let tableKey = ScalarTableKey(selection: key, language: language)
+        return scalarFaceTables.withLock { tables in
+            if let known = tables[tableKey] { return known }
+            if tables.count >= 256 { tables.removeAll() }   // bounded; rebuilt as used
+            let made = ScalarFaces()
+            tables[tableKey] = made
+            return made
+        }
+    }
+    private struct ScalarTableKey: Hashable { var selection: FontDescriptor.SelectionKey; var language: String }
+    private let scalarFaceTables = Mutex<[ScalarTableKey: ScalarFaces]>([:])
+}
+
+/// The face chosen for each (code point, script) of one family and language. Bounded (65,536
+/// entries, then cleared and rebuilt as used). Thread-safe.
+final class ScalarFaces: Sendable {
+    private let table = Mutex<[ScalarKey: FontFace]>([:])
+
+    subscript(key: ScalarKey) -> FontFace? {
+        get { table.withLock { $0[key] } }
+    }
+
+    func set(_ face: FontFace, for key: ScalarKey) {
+        table.withLock { t in
+            if t.count >= 65_536 { t.removeAll() }
+            t[key] = face
+        }
+    }
 }
 
 /// Opens font faces once and keeps them, bounded by count. Thread-safe.
