@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "plugin_support.h"
 #include "color.h"
 #include "layoutd_plugin.h"
 #include "render.h"
@@ -318,16 +319,16 @@ int rp_draw_rgba(const rp_state *state, const layoutd_line *line, const layoutd_
 {
     if (canvas->width == 0 || canvas->height == 0) return 0; /* nothing to draw on */
     if (canvas->pixels == NULL) {
-        rp_error(error, error_size, "render: RGBA canvas without pixels");
+        plugin_set_error(error, error_size, "render: RGBA canvas without pixels");
         return -1;
     }
     if ((uint64_t)canvas->stride < (uint64_t)canvas->width * 4) {
-        rp_error(error, error_size, "render: RGBA canvas stride %u is less than 4 × width %u",
+        plugin_set_error(error, error_size, "render: RGBA canvas stride %u is less than 4 × width %u",
                  (unsigned)canvas->stride, (unsigned)canvas->width);
         return -1;
     }
     if (!(isfinite(canvas->scale) && canvas->scale > 0)) {
-        rp_error(error, error_size, "render: RGBA canvas scale must be finite and positive");
+        plugin_set_error(error, error_size, "render: RGBA canvas scale must be finite and positive");
         return -1;
     }
     raster r = {

@@ -10,7 +10,6 @@
  *   highlight       {normal, pressed, disabled} highlight colours  #1a73e833 #1a73e866 #80808033
  *   pillColor       "pill" decorations                            default #eeeeee
  */
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,16 +19,6 @@
 #include "layoutd_plugin.h"
 #include "render.h"
 
-void rp_error(char *error, size_t error_size, const char *format, ...)
-{
-    if (error == NULL || error_size == 0) return;
-    va_list args;
-    va_start(args, format);
-    vsnprintf(error, error_size, format, args);
-    va_end(args);
-    error[error_size - 1] = '\0';
-}
-
 /* Reads colour option `key` of `object` into *out when present; leaves *out (the default)
  * when absent or null. Returns -1 with a message when present but not a colour string. */
 static int read_color(const layoutd_value *object, const char *key, const char *path,
@@ -38,7 +27,7 @@ static int read_color(const layoutd_value *object, const char *key, const char *
     const layoutd_value *v = plugin_member(object, key);
     if (v == NULL || v->type == LAYOUTD_VALUE_NULL) return 0;
     if (v->type == LAYOUTD_VALUE_STRING && rp_parse_color(v->string, v->length, out) == 0) return 0;
-    rp_error(error, error_size, "render: option %s must be a colour \"#rrggbb\" or \"#rrggbbaa\"",
+    plugin_set_error(error, error_size, "render: option %s must be a colour \"#rrggbb\" or \"#rrggbbaa\"",
              path);
     return -1;
 }
@@ -47,17 +36,17 @@ static int render_init(const layoutd_host *host, const layoutd_value *options, v
                        char *error, size_t error_size)
 {
     if (state == NULL) {
-        rp_error(error, error_size, "render: no state pointer");
+        plugin_set_error(error, error_size, "render: no state pointer");
         return -1;
     }
     *state = NULL;
     if (host == NULL || host->struct_size < offsetof(layoutd_host, host_context)) {
-        rp_error(error, error_size, "render: host table missing or too small");
+        plugin_set_error(error, error_size, "render: host table missing or too small");
         return -1;
     }
     if (options != NULL && options->type != LAYOUTD_VALUE_OBJECT &&
         options->type != LAYOUTD_VALUE_NULL) {
-        rp_error(error, error_size, "render: options must be an object");
+        plugin_set_error(error, error_size, "render: options must be an object");
         return -1;
     }
 
@@ -77,7 +66,7 @@ static int render_init(const layoutd_host *host, const layoutd_value *options, v
     const layoutd_value *hl = plugin_member(options, "highlight");
     if (hl != NULL && hl->type != LAYOUTD_VALUE_NULL) {
         if (hl->type != LAYOUTD_VALUE_OBJECT) {
-            rp_error(error, error_size,
+            plugin_set_error(error, error_size,
                      "render: option highlight must be an object {normal, pressed, disabled}");
             return -1;
         }
@@ -89,7 +78,7 @@ static int render_init(const layoutd_host *host, const layoutd_value *options, v
 
     rp_state *copy = malloc(sizeof *copy);
     if (copy == NULL) {
-        rp_error(error, error_size, "render: out of memory");
+        plugin_set_error(error, error_size, "render: out of memory");
         return -1;
     }
     *copy = s;
@@ -103,7 +92,7 @@ static void render_fini(void *state) { free(state); }
 static int line_ok(const layoutd_line *line, char *error, size_t error_size)
 {
     if (line == NULL || line->struct_size < offsetof(layoutd_line, reserved)) {
-        rp_error(error, error_size, "render: line missing or its struct too small");
+        plugin_set_error(error, error_size, "render: line missing or its struct too small");
         return 0;
     }
     return 1;
@@ -114,19 +103,19 @@ static int render_draw(void *state, const layoutd_line *line, const layoutd_canv
 {
     const rp_state *s = state;
     if (s == NULL) {
-        rp_error(error, error_size, "render: not initialized");
+        plugin_set_error(error, error_size, "render: not initialized");
         return -1;
     }
     if (!line_ok(line, error, error_size)) return -1;
     if (canvas == NULL || canvas->struct_size < offsetof(layoutd_canvas, reserved)) {
-        rp_error(error, error_size, "render: canvas missing or its struct too small");
+        plugin_set_error(error, error_size, "render: canvas missing or its struct too small");
         return -1;
     }
     switch (canvas->format) {
     case LAYOUTD_CANVAS_RGBA: return rp_draw_rgba(s, line, canvas, error, error_size);
     case LAYOUTD_CANVAS_SVG: return rp_draw_svg(s, line, canvas, error, error_size);
     default:
-        rp_error(error, error_size, "render: unknown canvas format %u", (unsigned)canvas->format);
+        plugin_set_error(error, error_size, "render: unknown canvas format %u", (unsigned)canvas->format);
         return -1;
     }
 }
@@ -136,12 +125,12 @@ static int render_decorate(void *state, const layoutd_line *line, layoutd_decora
 {
     const rp_state *s = state;
     if (s == NULL) {
-        rp_error(error, error_size, "render: not initialized");
+        plugin_set_error(error, error_size, "render: not initialized");
         return -1;
     }
     if (!line_ok(line, error, error_size)) return -1;
     if (emit == NULL) {
-        rp_error(error, error_size, "render: no decoration sink");
+        plugin_set_error(error, error_size, "render: no decoration sink");
         return -1;
     }
     return rp_decorate(s, line, emit, context, error, error_size);

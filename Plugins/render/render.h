@@ -44,12 +44,6 @@ typedef struct rp_state {
     layoutd_color pill_color;
 } rp_state;
 
-/* Writes a NUL-terminated message into `error` (when there is room). */
-void rp_error(char *error, size_t error_size, const char *format, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
 
 /* ---- options.c: reading the host's JSON value tree ---- */
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plugin_support.h"
 #include "color.h"
 #include "layoutd_plugin.h"
 #include "render.h"
@@ -436,7 +437,7 @@ int rp_draw_svg(const rp_state *state, const layoutd_line *line, const layoutd_c
                 char *error, size_t error_size)
 {
     if (canvas->append == NULL) {
-        rp_error(error, error_size, "render: SVG canvas without an append function");
+        plugin_set_error(error, error_size, "render: SVG canvas without an append function");
         return -1;
     }
     if (canvas->width == 0 || canvas->height == 0) return 0; /* nothing visible */
@@ -459,7 +460,7 @@ int rp_draw_svg(const rp_state *state, const layoutd_line *line, const layoutd_c
     free(s.out.data);
     free(s.images.data);
     if (failed) {
-        rp_error(error, error_size, "render: out of memory building the SVG");
+        plugin_set_error(error, error_size, "render: out of memory building the SVG");
         return -1;
     }
     return 0;
