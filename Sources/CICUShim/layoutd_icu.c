@@ -126,3 +126,20 @@ void ldicu_unicode_version(char *out) {
   u_getUnicodeVersion(v);
   u_versionToString(v, out);
 }
+
+uint16_t ldicu_grapheme_class(uint32_t codepoint) {
+  UChar32 c = (UChar32)codepoint;
+  int32_t gcb = u_getIntPropertyValue(c, UCHAR_GRAPHEME_CLUSTER_BREAK);
+  uint16_t result = (uint16_t)(gcb & 0x1F);
+  if (u_hasBinaryProperty(c, UCHAR_EXTENDED_PICTOGRAPHIC)) result |= 0x80;
+  UErrorCode err = U_ZERO_ERROR;
+  UScriptCode script = uscript_getScript(c, &err);
+  if (U_SUCCESS(err) && (script == USCRIPT_GUJARATI || script == USCRIPT_TELUGU || script == USCRIPT_MALAYALAM ||
+                         script == USCRIPT_ORIYA || script == USCRIPT_BENGALI || script == USCRIPT_DEVANAGARI)) {
+    int32_t category = u_getIntPropertyValue(c, UCHAR_INDIC_SYLLABIC_CATEGORY);
+    if (category == U_INSC_VIRAMA) result |= 0x100;
+    if (category == U_INSC_CONSONANT) result |= 0x200;
+  }
+  if ((gcb == U_GCB_EXTEND && u_getCombiningClass(c) != 0) || gcb == U_GCB_ZWJ) result |= 0x400;
+  return result;
+}

@@ -17,6 +17,10 @@ final class FallbackList: @unchecked Sendable {
     /// Opened faces by candidate index; nil records a file that could not be read.
     private let faces: Mutex<[Int: FontFace?]> = Mutex([:])
     private let loader: FaceLoader
+    /// The first candidate's coverage below `firstCoverageLimit` as bits, made on first use.
+    private let firstCoverage: Mutex<[UInt64]?> = Mutex(nil)
+    /// Code points below this have their coverage by the first candidate as bits.
+    static let firstCoverageLimit: UInt32 = 0x2400
 
     init(config: FontConfiguration, descriptor: FontDescriptor.SelectionKey, language: String,
          loader: FaceLoader) throws {
@@ -81,6 +85,21 @@ final class FallbackList: @unchecked Sendable {
     func covers(_ index: Int, _ scalar: UInt32) -> Bool {
         guard let charset = charsets[index] else { return false }
         return FcCharSetHasChar(charset, scalar) == FcTrue
+    }
+
+    /// Bit `s` (word `s / 64`) tells whether the first candidate covers code point `s`, for
+    /// every `s` below `firstCoverageLimit`. Made once per list (fontconfig asked per code
+    /// point), then shared by every request: a cluster in the primary font costs a bit test.
+    func firstCandidateCoverage() -> [UInt64] {
+        if let known = firstCoverage.withLock({ $0 }) { return known }
+        var bits = [UInt64](repeating: 0, count: Int(Self.firstCoverageLimit) / 64)
+        for scalar in 0..<Self.firstCoverageLimit where covers(0, scalar) {
+            bits[Int(scalar >> 6)] |= 1 << UInt64(scalar & 63)
+        }
+        return firstCoverage.withLock { stored in
+            if stored == nil { stored = bits }
+            return stored!
+        }
     }
 
     /// The opened face of candidate `index`, or nil when its file cannot be read (it is then

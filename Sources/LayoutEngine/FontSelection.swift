@@ -19,9 +19,9 @@ struct FontSelector {
         var byScript: [Int32: FallbackList] = [:]
         /// Faces chosen per code point, shared with every request of this family and language.
         let faceForScalar: ScalarFaces
-        /// Whether the primary face covers each code point below U+231A: 0 not known yet,
-        /// 1 yes, 2 no (made on first use; saves asking fontconfig per cluster).
-        var primaryCovers: [UInt8] = []
+        /// Whether the primary face covers each code point below U+2400, as bits (the
+        /// list's, shared by every request; saves asking fontconfig per cluster).
+        let primaryCoverage: [UInt64]
     }
 
     init(fonts: FontSystem, language: String) {
@@ -44,8 +44,10 @@ struct FontSelector {
             index = known
         } else {
             let list = try fonts.fallbackList(for: font, language: language)
-            families.append(Family(list: list, primary: list.face(at: list.candidate(forCluster: CollectionOfOne(UInt32(0x20)))),
-                                   faceForScalar: fonts.scalarFaces(for: key, language: language)))
+            let primaryIndex = list.candidate(forCluster: CollectionOfOne(UInt32(0x20)))
+            families.append(Family(list: list, primary: list.face(at: primaryIndex),
+                                   faceForScalar: fonts.scalarFaces(for: key, language: language),
+                                   primaryCoverage: primaryIndex == 0 ? list.firstCandidateCoverage() : []))
             index = families.count - 1
             familyIndex[key] = index
         }
@@ -98,7 +100,7 @@ struct FontSelector {
     /// fallback lists: all below U+2000 (nothing there asks for emoji presentation) and each
     /// ignorable or covered by the primary face — what `choose` decides first, without
     /// allocating. Bounded like `choose`: false past `maxShapedClusterLength` code points.
-    private mutating func primaryCoversCluster(_ f: Int, _ text: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int) -> Bool {
+    private func primaryCoversCluster(_ f: Int, _ text: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int) -> Bool {
         var i = start, count = 0
         while i < end {
             let (scalar, width) = decodeUTF16(text, at: i)
@@ -110,14 +112,12 @@ struct FontSelector {
         return true
     }
 
-    /// Whether family `f`'s primary face covers `scalar` (below U+231A), memoized.
-    private mutating func primaryCovers(_ f: Int, _ scalar: UInt32) -> Bool {
-        if families[f].primaryCovers.isEmpty { families[f].primaryCovers = [UInt8](repeating: 0, count: 0x231A) }
-        let known = families[f].primaryCovers[Int(scalar)]
-        if known != 0 { return known == 1 }
-        let covers = families[f].list.covers(0, scalar)
-        families[f].primaryCovers[Int(scalar)] = covers ? 1 : 2
-        return covers
+    /// Whether family `f`'s primary face covers `scalar` (below U+231A).
+    private func primaryCovers(_ f: Int, _ scalar: UInt32) -> Bool {
+        let bits = families[f].primaryCoverage
+        let word = Int(scalar >> 6)
+        if word < bits.count { return bits[word] & (1 << UInt64(scalar & 63)) != 0 }
+        return families[f].list.covers(0, scalar)
     }
 
     /// Static, so that passing `&families[f]` does not make Swift copy the selector (and with

@@ -114,7 +114,7 @@ struct ParagraphContext {
         let objects = attachmentRanges(range)
         // Clusters, their scripts, styles and fonts; runs of equal (face, script, level,
         // shaping style), shaped.
-        var graphemes = try engine.breakIterators.boundaries(.grapheme, of: text, locale: "").offsets
+        var graphemes = GraphemeBreaks.boundaries(text)
         if !objects.isEmpty { graphemes = removingInside(objects, graphemes) }
         let scripts = resolveClusterScripts(text: text, clusterStarts: graphemes)
         currentGraphemes = graphemes

@@ -1,3 +1,5 @@
+import Glibc
+
 /// What a later layout of edited text can take over from this one: each paragraph's lines
 /// (as laid out, before alignment, offsets and y relative to the paragraph), the advances and
 /// boundaries geometry queries need, and the fonts its runs use. A paragraph whose text and
@@ -18,11 +20,18 @@ public struct ReusableLayout: Sendable {
         /// Style runs relative to the paragraph's start (the style at its start first).
         var styleRuns: [StyleRun]
         var isFirst: Bool
+        /// The lines as finished (aligned, runs placed), in the layout's coordinates: the
+        /// paragraph started at UTF-16 offset `start` and its first line's top at `top`. A
+        /// later layout that finds the paragraph at the same place takes them unchanged.
         var lines: [AssembledLine]
+        var start: Int
+        var top: Double
         /// Room each line's slot leaves unused, for the used width.
         var reserved: [Double]
-        /// Fonts the runs' `font` fields index.
+        /// The fonts the runs use, in first-use order, and the index each has in the
+        /// layout's font table (what the runs' `font` fields hold).
         var fonts: [UsedFont]
+        var fontIndices: [Int]
         var advances: [Double]
         var boundaryKinds: [UInt8]
         /// The bottom of the paragraph's last line, relative to its first line's top.
@@ -77,7 +86,7 @@ extension LayoutRun {
         let candidates = previousByLength[length] ?? []
         for i in candidates where !usedPrevious.contains(i) {
             let old = previous.paragraphs[i]
-            guard old.isFirst == isFirst, old.text.elementsEqual(text[range.start..<range.end]),
+            guard old.isFirst == isFirst, sameUnits(old.text, range.start),
                   old.styleRuns == request.styleRuns(in: range) else { continue }
             usedPrevious.insert(i)
             return old
@@ -85,61 +94,105 @@ extension LayoutRun {
         return nil
     }
 
-    /// Takes over a previous paragraph's lines at `range`, from `top` down.
+    /// Whether `units` are the text's units from `start` on (memcmp).
+    private func sameUnits(_ units: [UInt16], _ start: Int) -> Bool {
+        guard let base = text.baseAddress, start + units.count <= text.count else { return units.isEmpty }
+        return units.withUnsafeBufferPointer { u in
+            guard let ub = u.baseAddress else { return true }
+            return memcmp(ub, base + start, u.count * 2) == 0
+        }
+    }
+
+    /// Takes over a previous paragraph's lines at `range`, from `top` down. Lines at the
+    /// place they had are taken as they are (their runs are shared, not copied); moved lines
+    /// have their offsets, y and font numbers changed.
     mutating func reuse(_ old: ReusableLayout.Paragraph, at range: ParagraphRange, paragraph index: Int, top: Double) {
-        let fontMap = old.fonts.map { context.fontNumber($0) }
-        for (k, var line) in old.lines.enumerated() {
-            line.box.start += range.start
-            line.box.end += range.start
-            line.box.y += top
-            line.box.baseline += top
-            for r in line.box.runs.indices {
-                line.box.runs[r].start += range.start
-                line.box.runs[r].end += range.start
-                line.box.runs[r].font = fontMap[line.box.runs[r].font]
-                for g in line.box.runs[r].glyphs.indices { line.box.runs[r].glyphs[g].cluster += range.start }
+        let newFonts = old.fonts.map { context.fontNumber($0) }
+        let sameFonts = newFonts == old.fontIndices
+        let delta = range.start - old.start, dy = top - old.top
+        var fontMap: [Int] = []
+        if !sameFonts {
+            fontMap = [Int](repeating: 0, count: (old.fontIndices.max() ?? 0) + 1)
+            for (k, i) in old.fontIndices.enumerated() { fontMap[i] = newFonts[k] }
+        }
+        let first = lines.count
+        lines.reserveCapacity(lines.count + old.lines.count)
+        for var line in old.lines {
+            if dy != 0 {
+                line.box.y += dy
+                line.box.baseline += dy
+            }
+            if delta != 0 {
+                line.box.start += delta
+                line.box.end += delta
+            }
+            if delta != 0 || !sameFonts, !line.box.runs.isEmpty {
+                line.box.runs.withUnsafeMutableBufferPointer { runs in
+                    for r in runs.indices {
+                        runs[r].start += delta
+                        runs[r].end += delta
+                        if !sameFonts { runs[r].font = fontMap[runs[r].font] }
+                        if delta != 0, !runs[r].glyphs.isEmpty {
+                            runs[r].glyphs.withUnsafeMutableBufferPointer { glyphs in
+                                for g in glyphs.indices { glyphs[g].cluster += delta }
+                            }
+                        }
+                    }
+                }
             }
             lines.append(line)
-            lineParagraph.append(index)
-            reserved.append(old.reserved[k])
         }
+        lineParagraph.append(contentsOf: repeatElement(index, count: old.lines.count))
+        reserved.append(contentsOf: old.reserved)
         if !finalAdvances.isEmpty, !old.advances.isEmpty {
             finalAdvances.replaceSubrange(range.start..<(range.start + old.advances.count), with: old.advances)
             let atStart = boundaryKinds[range.start]
             boundaryKinds.replaceSubrange(range.start..<(range.start + old.boundaryKinds.count), with: old.boundaryKinds)
             boundaryKinds[range.start] |= atStart
         }
-        reusable.append(old)
+        var kept = old
+        kept.start = range.start
+        kept.top = top
+        kept.fontIndices = newFonts
+        reusable.append(kept)
+        reusableLines.append(KeptLines(range: first..<lines.count, unchanged: delta == 0 && dy == 0 && sameFonts))
         reusedParagraphs += 1
     }
 
-    /// Keeps what a later layout may reuse of the paragraph whose lines start at `firstLine`.
+    /// Keeps what a later layout may reuse of the paragraph whose lines start at `firstLine`
+    /// (its lines themselves are taken in `finish`, once they are placed).
     mutating func keepReusable(_ range: ParagraphRange, firstLine: Int, isFirst: Bool, top: Double) {
         guard request.keepsReusable, request.reuseKey != nil, firstLine < lines.count else { return }
-        var fonts: [UsedFont] = []
-        var fontIndex: [Int: Int] = [:]
-        var kept: [AssembledLine] = []
-        for var line in lines[firstLine...] {
-            line.box.start -= range.start
-            line.box.end -= range.start
-            line.box.y -= top
-            line.box.baseline -= top
-            for r in line.box.runs.indices {
-                line.box.runs[r].start -= range.start
-                line.box.runs[r].end -= range.start
-                let f = line.box.runs[r].font
-                if fontIndex[f] == nil { fontIndex[f] = fonts.count; fonts.append(context.fonts[f]) }
-                line.box.runs[r].font = fontIndex[f]!
-                for g in line.box.runs[r].glyphs.indices { line.box.runs[r].glyphs[g].cluster -= range.start }
-            }
-            kept.append(line)
+        var fontIndices: [Int] = []
+        for line in lines[firstLine...] {
+            for run in line.box.runs where !fontIndices.contains(run.font) { fontIndices.append(run.font) }
         }
-        let height = kept.map { $0.box.y + $0.box.height }.max() ?? 0
+        var height = 0.0
+        for line in lines[firstLine...] { height = max(height, line.box.y - top + line.box.height) }
         reusable.append(ReusableLayout.Paragraph(
             text: Array(text[range.start..<range.end]), styleRuns: request.styleRuns(in: range), isFirst: isFirst,
-            lines: kept, reserved: Array(reserved[firstLine...]), fonts: fonts,
+            lines: [], start: range.start, top: top, reserved: Array(reserved[firstLine...]),
+            fonts: fontIndices.map { context.fonts[$0] }, fontIndices: fontIndices,
             advances: finalAdvances.isEmpty ? [] : Array(finalAdvances[range.start..<range.end]),
             boundaryKinds: boundaryKinds.isEmpty ? [] : Array(boundaryKinds[range.start..<range.end]),
             height: height))
+        reusableLines.append(KeptLines(range: firstLine..<lines.count, unchanged: false))
     }
+
+    /// After `finish` placed the lines: each kept paragraph takes its placed lines (a
+    /// paragraph taken over unchanged, whose lines did not move, keeps the array it had).
+    mutating func storePlacedLines(moved: [Bool]) {
+        for k in reusable.indices {
+            let kept = reusableLines[k]
+            if kept.unchanged, !kept.range.contains(where: { moved[$0] }) { continue }
+            reusable[k].lines = Array(lines[kept.range])
+        }
+    }
+}
+
+/// The lines (indices into the layout's) of one kept paragraph, and whether they were taken
+/// over from the previous layout without any change.
+struct KeptLines {
+    var range: Range<Int>
+    var unchanged: Bool
 }

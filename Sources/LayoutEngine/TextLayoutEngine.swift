@@ -37,7 +37,9 @@ public final class TextLayoutEngine: Sendable {
             throw EngineError.textTooLong(length: text.count, limit: maxTextLength)
         }
         return try text.withUnsafeBufferPointer {
-            try breakIterators.boundaries(kind, of: $0, locale: icuLocale(language)).offsets.map(Int.init)
+            // Grapheme boundaries as layout finds them (the same as ICU's; tests compare).
+            if kind == .grapheme { return GraphemeBreaks.boundaries($0).map(Int.init) }
+            return try breakIterators.boundaries(kind, of: $0, locale: icuLocale(language)).offsets.map(Int.init)
         }
     }
 }
@@ -57,11 +59,14 @@ func paragraphRanges(_ text: UnsafeBufferPointer<UInt16>) -> [ParagraphRange] {
     var start = 0
     var i = 0
     let n = text.count
+    guard let base = text.baseAddress else { return [ParagraphRange(start: 0, contentEnd: 0, end: 0)] }
     while i < n {
-        let u = text[i]
+        let u = base[i]
+        // The common case first: not a separator.
+        if u > 0x0D, u != 0x85, u != 0x2029 { i += 1; continue }
         if u == 0x0A || u == 0x0D || u == 0x85 || u == 0x2029 {
             var end = i + 1
-            if u == 0x0D, end < n, text[end] == 0x0A { end += 1 }
+            if u == 0x0D, end < n, base[end] == 0x0A { end += 1 }
             result.append(ParagraphRange(start: start, contentEnd: i, end: end))
             start = end
             i = end
@@ -92,6 +97,8 @@ struct LayoutRun {
     var truncated = false
     /// Paragraphs kept for reuse, and the previous layout's paragraphs by length / taken.
     var reusable: [ReusableLayout.Paragraph] = []
+    /// The lines of each of `reusable`'s paragraphs.
+    var reusableLines: [KeptLines] = []
     var previousByLength: [Int: [Int]] = [:]
     var usedPrevious: Set<Int> = []
     var reusedParagraphs = 0
@@ -117,7 +124,17 @@ struct LayoutRun {
         self.boxLeft = request.insets.left
         self.boxRight = request.width.map { $0 - request.insets.right }
         if let previous = request.previous {
-            for (i, p) in previous.paragraphs.enumerated() { previousByLength[p.text.count, default: []].append(i) }
+            var lineCount = 0
+            for (i, p) in previous.paragraphs.enumerated() {
+                previousByLength[p.text.count, default: []].append(i)
+                lineCount += p.lines.count
+            }
+            // An edit usually keeps nearly every line: room for them all, grown once.
+            lines.reserveCapacity(lineCount + 8)
+            lineParagraph.reserveCapacity(lineCount + 8)
+            reserved.reserveCapacity(lineCount + 8)
+            reusable.reserveCapacity(previous.paragraphs.count + 1)
+            reusableLines.reserveCapacity(previous.paragraphs.count + 1)
         }
     }
 
@@ -290,7 +307,11 @@ struct LayoutRun {
         boxes.reserveCapacity(lines.count)
         var usedWidth = 0.0
         var tokenRect: Rect?
-        for (i, line) in lines.enumerated() {
+        // Kept paragraphs take their lines as placed here (see `storePlacedLines`).
+        let keepsLines = !reusable.isEmpty
+        var moved = [Bool](repeating: false, count: keepsLines ? lines.count : 0)
+        for i in lines.indices {
+            let line = lines[i]
             var box = line.box
             let available = line.slot.width ?? unboundedWidth
             let offset: Double = switch line.placement {
@@ -299,16 +320,28 @@ struct LayoutRun {
             case .center: (available - box.width) / 2
             }
             box.x = line.slot.x + offset
-            for r in box.runs.indices { box.runs[r].x += box.x }
-            let tokenRuns = box.runs.filter(\.isToken)
-            if let first = tokenRuns.first {
-                tokenRect = Rect(x: tokenRuns.map(\.x).min() ?? first.x, y: box.y,
+            let dx = box.x - line.placedX
+            if dx != 0, !box.runs.isEmpty {
+                box.runs.withUnsafeMutableBufferPointer { runs in
+                    for r in runs.indices { runs[r].x += dx }
+                }
+            }
+            if keepsLines, dx != 0 {
+                moved[i] = true
+                lines[i].box = box
+                lines[i].placedX = box.x
+            }
+            // The truncation token's rect (its runs are found before `runs` may be dropped).
+            if line.box.runs.contains(where: \.isToken) {
+                let tokenRuns = line.box.runs.filter(\.isToken)
+                tokenRect = Rect(x: (tokenRuns.map(\.x).min() ?? 0) + dx, y: box.y,
                                  width: tokenRuns.reduce(0) { $0 + $1.width }, height: box.height)
             }
-            if !wantsRuns { box.runs = [] }
             usedWidth = max(usedWidth, box.width + reserved[i])
+            if !wantsRuns { box.runs = [] }
             boxes.append(box)
         }
+        if keepsLines { storePlacedLines(moved: moved) }
         if context.fonts.isEmpty || !wantsRuns {
             context.fonts = []
             if let primary = try? context.selector.primaryFace(request.styles[0].font) {
@@ -317,8 +350,17 @@ struct LayoutRun {
         }
         var positions: [Double] = []
         if !finalAdvances.isEmpty {
-            positions = [Double](repeating: 0, count: finalAdvances.count + 1)
-            for i in 0..<finalAdvances.count { positions[i + 1] = positions[i] + finalAdvances[i] }
+            positions = finalAdvances.withUnsafeBufferPointer { advances in
+                [Double](unsafeUninitializedCapacity: advances.count + 1) { out, count in
+                    var sum = 0.0
+                    out[0] = 0
+                    for i in 0..<advances.count {
+                        sum += advances[i]
+                        out[i + 1] = sum
+                    }
+                    count = advances.count + 1
+                }
+            }
         } else if request.keepsGeometry && request.text.isEmpty {
             positions = [0]   // the empty text: one caret position, at its start
         }

@@ -186,7 +186,7 @@ public struct FontSpec: Sendable, Equatable {
 
     public init(_ reader: ParamReader) throws(RPCError) {
         family = try reader.string("family", maxLength: 1024)
-        if let family, family.trimmingCharacters(in: " ").isEmpty {
+        if let family, family.utf8.allSatisfy({ $0 == 0x20 }) {
             throw .invalidParams(field: reader.field("family"), "must not be empty")
         }
         if let v = reader.member("size"), let d = v.doubleValue, d.isFinite, d <= 0 {
@@ -247,12 +247,6 @@ public struct FontSpec: Sendable, Equatable {
         if !features.isEmpty { members.append(("features", .object(features.map { ($0.tag, .number(Double($0.value))) }))) }
         if !variations.isEmpty { members.append(("variations", .object(variations.map { ($0.tag, .number($0.value)) }))) }
         return .object(members)
-    }
-}
-
-extension String {
-    func trimmingCharacters(in set: Character) -> String {
-        String(self.drop(while: { $0 == set }).reversed().drop(while: { $0 == set }).reversed())
     }
 }
 

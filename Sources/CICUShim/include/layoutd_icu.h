@@ -76,6 +76,15 @@ int32_t ldicu_bidi_line(ldicu_bidi *bidi, int32_t start, int32_t limit, int32_t 
                         int32_t *run_lengths, uint8_t *run_levels, int32_t capacity,
                         uint8_t *line_levels, int32_t *status);
 
+/** What grapheme segmentation needs of `codepoint`: its Grapheme_Cluster_Break property
+ *  (ICU's UGraphemeClusterBreak value, 0–17) in the low five bits; 0x80 when it is
+ *  Extended_Pictographic; and for the Indic conjunct rule ICU's root rules add (CLDR's
+ *  "$LinkingConsonant $ExtCccZwj* $Virama $ExtCccZwj* × $LinkingConsonant", scripts
+ *  Gujarati, Telugu, Malayalam, Oriya, Bengali, Devanagari): 0x100 a virama, 0x200 a linking
+ *  consonant, 0x400 an Extend with a combining class other than 0, or ZWJ. A lone
+ *  surrogate code unit passed as a code point is Control, as ICU has it. */
+uint16_t ldicu_grapheme_class(uint32_t codepoint);
+
 /** Writes the Unicode version ICU implements, as "15.0", into `out` (at least 20 bytes). */
 void ldicu_unicode_version(char *out);
 
