@@ -12,7 +12,8 @@ public enum ParagraphDirection: String, Sendable, CaseIterable {
 /// paragraph level, and each line's visual order. Owns the ICU objects, freed in `deinit`.
 /// The text buffer it was made from must outlive it. Not thread-safe (one request uses it).
 final class BidiParagraph {
-    private let handle: OpaquePointer
+    /// ICU's paragraph, or nil for text that is left to right throughout (see `init`).
+    private let handle: OpaquePointer?
     /// A copy of the text handed to ICU when it had to be changed (see `init`); ICU keeps a
     /// pointer to the text it was given, so the copy lives as long as the handle.
     private let substitute: UnsafeMutableBufferPointer<UInt16>?
@@ -31,8 +32,49 @@ final class BidiParagraph {
         var isRTL: Bool { level & 1 == 1 }
     }
 
-    /// Fails only when ICU does.
-    init(text: UnsafeBufferPointer<UInt16>, direction: ParagraphDirection) throws {
+    /// Whether each BMP code point can raise a left-to-right paragraph's levels (a bit per
+    /// code point, from ICU's Bidi_Class; see `ldicu_bidi_may_raise`), made on first use.
+    static let bmpMayRaise: [UInt64] = {
+        var bits = [UInt64](repeating: 0, count: 0x10000 / 64)
+        for u in 0..<0x10000 where ldicu_bidi_may_raise(UInt32(u)) != 0 { bits[u >> 6] |= 1 << UInt64(u & 63) }
+        return bits
+    }()
+
+    /// Whether every unit of `text` resolves to level 0 in a paragraph that is not right to
+    /// left: nothing in it is R, AL, AN or an explicit embedding, override or isolate. UAX #9
+    /// then leaves every level at 0 (W7 makes European digits L after sos L), and ICU need
+    /// not be asked.
+    static func isPlainLeftToRight(_ text: UnsafeBufferPointer<UInt16>) -> Bool {
+        bmpMayRaise.withUnsafeBufferPointer { bits in
+            var i = 0
+            let n = text.count
+            while i < n {
+                let u = text[i]
+                // Below U+0590 (Hebrew) no character raises a level.
+                if u < 0x0590 { i += 1; continue }
+                if u & 0xFC00 == 0xD800, i + 1 < n, text[i + 1] & 0xFC00 == 0xDC00 {
+                    let scalar = 0x10000 + ((UInt32(u) - 0xD800) << 10) + (UInt32(text[i + 1]) - 0xDC00)
+                    if ldicu_bidi_may_raise(scalar) != 0 { return false }
+                    i += 2
+                    continue
+                }
+                if bits[Int(u >> 6)] & (1 << UInt64(u & 63)) != 0 { return false }
+                i += 1
+            }
+            return true
+        }
+    }
+
+    /// Fails only when ICU does. `plainFastPath: false` asks ICU even for plain
+    /// left-to-right text (tests compare the two).
+    init(text: UnsafeBufferPointer<UInt16>, direction: ParagraphDirection, plainFastPath: Bool = true) throws {
+        if plainFastPath, direction != .rtl, Self.isPlainLeftToRight(text) {
+            handle = nil
+            substitute = nil
+            levels = [UInt8](repeating: 0, count: text.count)
+            paragraphLevel = 0
+            return
+        }
         let requested: UInt8 = switch direction {
         case .auto: 0xFE  // UBIDI_DEFAULT_LTR
         case .ltr: 0
@@ -68,7 +110,7 @@ final class BidiParagraph {
     }
 
     deinit {
-        ldicu_bidi_close(handle)
+        if let handle { ldicu_bidi_close(handle) }
         substitute?.deallocate()
     }
 
@@ -77,6 +119,11 @@ final class BidiParagraph {
     /// `lineLevels`, when given, receives the line's levels after L1.
     func visualRuns(_ start: Int, _ end: Int, lineLevels: UnsafeMutablePointer<UInt8>? = nil) throws -> [VisualRun] {
         guard end > start else { return [] }
+        guard let handle else {
+            // Left to right throughout: one run at level 0.
+            lineLevels?.update(repeating: 0, count: end - start)
+            return [VisualRun(start: start, end: end, level: 0)]
+        }
         let capacity = end - start
         var starts = [Int32](repeating: 0, count: capacity)
         var lengths = [Int32](repeating: 0, count: capacity)

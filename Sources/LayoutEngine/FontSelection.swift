@@ -22,6 +22,8 @@ struct FontSelector {
         /// Whether the primary face covers each code point below U+2400, as bits (the
         /// list's, shared by every request; saves asking fontconfig per cluster).
         let primaryCoverage: [UInt64]
+        /// The request's own small cache in front of `faceForScalar` (no lock, no hashing).
+        var recent = RecentFaces()
     }
 
     init(fonts: FontSystem, language: String) {
@@ -69,16 +71,40 @@ struct FontSelector {
             // Below U+231A no character defaults to emoji presentation.
             if first < 0x231A, let primary = families[f].primary, primaryCovers(f, first) {
                 chosen = primary
+            } else if let known = families[f].recent.face(UInt64(first), UInt64(UInt32(bitPattern: script.code))) {
+                chosen = known
             } else if let known = families[f].faceForScalar[ScalarKey(scalar: first, script: script.code)] {
                 chosen = known
+                families[f].recent.set(known, UInt64(first), UInt64(UInt32(bitPattern: script.code)))
             } else {
                 chosen = try Self.choose(CollectionOfOne(first), script: script, font: font(), fonts: fonts, language: language,
                                           family: &families[f])
                 families[f].faceForScalar.set(chosen, for: ScalarKey(scalar: first, script: script.code))
+                families[f].recent.set(chosen, UInt64(first), UInt64(UInt32(bitPattern: script.code)))
             }
         } else if let primary = families[f].primary, primaryCoversCluster(f, text, start, end) {
             // Every code point below U+2000 (so no emoji presentation) and in the primary face.
             chosen = primary
+        } else if end - start <= 4 {
+            // A short cluster (a letter with a mark or two, an emoji with a selector): its
+            // units and script are the key of the request's cache.
+            var units: UInt64 = 0
+            for i in start..<end { units = units << 16 | UInt64(text[i]) }
+            let tag = UInt64(UInt32(bitPattern: script.code)) | UInt64(end - start) << 32
+            if let known = families[f].recent.face(units, tag) {
+                chosen = known
+            } else {
+                var scalars: [UInt32] = []
+                var i = start
+                while i < end {
+                    let (s, w) = decodeUTF16(text, at: i)
+                    scalars.append(s)
+                    i += w
+                }
+                chosen = try Self.choose(scalars, script: script, font: font(), fonts: fonts, language: language,
+                                          family: &families[f])
+                families[f].recent.set(chosen, units, tag)
+            }
         } else {
             // Coverage is judged on the cluster's first code points: enough for any real
             // cluster, and bounded for hostile ones.
@@ -145,9 +171,41 @@ struct FontSelector {
     }
 }
 
+/// Faces chosen for single code points and short clusters, direct-mapped (512 slots, a newer
+/// choice replaces an older one in its slot): one request's cache, in front of the shared
+/// `ScalarFaces` for code points and of the fallback lists for clusters. A key is two words:
+/// the code point or the cluster's units, and the script (with the cluster's length).
+struct RecentFaces {
+    private var keys: [(UInt64, UInt64)] = []
+    private var faces: [FontFace?] = []
+    private static let size = 512
+
+    private static func slot(_ a: UInt64, _ b: UInt64) -> Int {
+        Int(truncatingIfNeeded: ((a ^ b &* 0x2545_F491_4F6C_DD1D) &* 0x9E37_79B9_7F4A_7C15) >> 55) & (size - 1)
+    }
+
+    func face(_ a: UInt64, _ b: UInt64) -> FontFace? {
+        guard !keys.isEmpty else { return nil }
+        let i = Self.slot(a, b)
+        return keys[i] == (a, b) ? faces[i] : nil
+    }
+
+    mutating func set(_ face: FontFace, _ a: UInt64, _ b: UInt64) {
+        if keys.isEmpty {
+            keys = [(UInt64, UInt64)](repeating: (.max, .max), count: Self.size)
+            faces = [FontFace?](repeating: nil, count: Self.size)
+        }
+        let i = Self.slot(a, b)
+        keys[i] = (a, b)
+        faces[i] = face
+    }
+}
+
 /// Whether a cluster starting with `scalar` keeps the font before it: space separators
 /// (but OGHAM SPACE MARK, which has ink), controls, format characters, variation selectors.
 func keepsPreviousFont(_ scalar: UInt32) -> Bool {
+    // Most text first: printable ASCII, and CJK through the Hangul syllables.
+    if scalar > 0x20 && scalar < 0x7F || scalar > 0x3000 && scalar < 0xFE00 { return false }
     switch scalar {
     case 0x20, 0xA0, 0x2000...0x200F, 0x2028...0x202F, 0x205F...0x206F, 0x3000, 0xFEFF, 0xFE00...0xFE0F,
          0xE0001...0xE007F, 0xE0100...0xE01EF, 0...0x1F, 0x7F...0x9F, 0xAD, 0x061C, 0x180E:

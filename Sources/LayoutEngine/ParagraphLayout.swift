@@ -56,6 +56,8 @@ struct ParagraphContext {
     /// The grapheme boundaries of the paragraph being shaped (words are cached only when they
     /// split at one).
     private var currentGraphemes: [Int32] = []
+    /// Shape cache context numbers already looked up by this request.
+    private var contextMemo: [ContextMemoKey: Int] = [:]
     /// Fonts the result's runs refer to, by index.
     var fonts: [UsedFont] = []
     private var fontIndex: [UsedFont: Int] = [:]
@@ -248,7 +250,7 @@ struct ParagraphContext {
         return face.advance(of: 0x2010, size: size) ?? face.advance(of: 0x2D, size: size)
     }
 
-    private func shapeRun(_ text: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, _ key: RunKey,
+    private mutating func shapeRun(_ text: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, _ key: RunKey,
                           _ runs: inout [ShapedRun], _ advances: inout [Double]) {
         let face = key.face
         let style = request.styles[key.styleIndex]
@@ -265,15 +267,23 @@ struct ParagraphContext {
             // Word by word (a word: text up to and with the spaces after it, split only at a
             // grapheme boundary), each looked up in the shape cache; words too long to cache
             // are shaped in the paragraph's context as before.
-            let context = cache.contextNumber(ShapeCache.Context(
-                face: face.identity, variations: variations, size: style.font.size, features: style.font.features,
-                spaced: style.letterSpacing != 0, script: key.script.code, rtl: key.level & 1 == 1,
-                language: request.language))
             let rtl = key.level & 1 == 1
+            // The context's number, once per request for each face, style, script, direction.
+            let memoKey = ContextMemoKey(face: ObjectIdentifier(face), style: key.styleIndex, script: key.script.code, rtl: rtl)
+            let context: Int
+            if let known = contextMemo[memoKey] {
+                context = known
+            } else {
+                context = cache.contextNumber(ShapeCache.Context(
+                    face: face.identity, variations: variations, size: style.font.size, features: style.font.features,
+                    spaced: style.letterSpacing != 0, script: key.script.code, rtl: rtl, language: request.language))
+                contextMemo[memoKey] = context
+            }
             // Left to right: glyphs go straight into the run. Right to left: each word's
             // glyphs (visual order within the word) are kept, then laid out last word first.
             var all: [ShapedGlyph] = []
-            var rtlWords: [[ShapedGlyph]] = []
+            all.reserveCapacity(end - start)
+            var rtlWords: [Range<Int>] = []
             var w = start
             while w < end {
                 var e = w
@@ -284,33 +294,38 @@ struct ParagraphContext {
                     while e < end, text[e] != 0x20 { e += 1 }
                     while e < end, text[e] == 0x20 { e += 1 }
                 }
-                var glyphs: [ShapedGlyph]
+                let first = all.count
                 if e - w > ShapeCache.maxWordLength {
-                    glyphs = shaping.shape(paragraph: text, start: w, end: e, face: face, font: font,
-                                           features: features[key.styleIndex], script: key.script, level: key.level,
-                                           language: language, size: style.font.size, advances: &advances)
+                    all += shaping.shape(paragraph: text, start: w, end: e, face: face, font: font,
+                                         features: features[key.styleIndex], script: key.script, level: key.level,
+                                         language: language, size: style.font.size, advances: &advances)
                 } else {
                     let word = UnsafeBufferPointer(rebasing: text[w..<e])
-                    glyphs = cache.glyphs(context: context, bot: w == 0, eot: e == text.count, text: word) {
+                    let cached = cache.glyphs(context: context, bot: w == 0, eot: e == text.count, text: word) {
                         var scratch = [Double](repeating: 0, count: word.count)
                         return shaping.shape(paragraph: word, start: 0, end: word.count, face: face, font: font,
                                              features: features[key.styleIndex], script: key.script, level: key.level,
                                              language: language, size: style.font.size, bot: w == 0, eot: e == text.count,
                                              advances: &scratch)
                     }
+                    // Clusters from the word's start to the paragraph's, straight into the
+                    // run (the cached array is shared, so it is not changed in place).
                     let offset = Int32(w)
-                    for g in glyphs.indices {
-                        glyphs[g].cluster += offset
-                        let cluster = Int(glyphs[g].cluster)
-                        if cluster < advances.count { advances[cluster] += Double(glyphs[g].advance) }
+                    for var glyph in cached {
+                        glyph.cluster += offset
+                        let cluster = Int(glyph.cluster)
+                        if cluster < advances.count { advances[cluster] += Double(glyph.advance) }
+                        all.append(glyph)
                     }
                 }
-                if rtl { rtlWords.append(glyphs) } else { all += glyphs }
+                if rtl { rtlWords.append(first..<all.count) }
                 w = e
             }
-            if rtl {
-                all.reserveCapacity(rtlWords.reduce(0) { $0 + $1.count })
-                for word in rtlWords.reversed() { all += word }
+            if rtl, rtlWords.count > 1 {
+                var visual: [ShapedGlyph] = []
+                visual.reserveCapacity(all.count)
+                for word in rtlWords.reversed() { visual += all[word] }
+                return visual
             }
             return all
         }
@@ -322,6 +337,15 @@ struct ParagraphContext {
         let i = currentGraphemes.partitionPoint { Int($0) < offset }
         return i < currentGraphemes.count && Int(currentGraphemes[i]) == offset
     }
+}
+
+/// What decides a run's shape cache context within one request (the request's language is
+/// fixed; the face object and style fix face, axes, size, features and spacing).
+struct ContextMemoKey: Hashable {
+    var face: ObjectIdentifier
+    var style: Int
+    var script: Int32
+    var rtl: Bool
 }
 
 /// What keeps a run together: one face, one script, one bidi level, one shaping style

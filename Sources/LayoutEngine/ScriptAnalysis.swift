@@ -10,7 +10,20 @@ struct Script: Hashable, Sendable {
     static let inherited = Script(code: 1)
 
     /// The script of a code point.
-    init(of scalar: UInt32) { code = ldicu_script(scalar) }
+    init(of scalar: UInt32) {
+        if scalar < 0x10000 {
+            let known = Script.bmpScripts[Int(scalar)]
+            if known != 0xFF { code = Int32(known); return }
+        }
+        code = ldicu_script(scalar)
+    }
+
+    /// ICU's script of every BMP code point (0xFF for a code above 254, asked of ICU each
+    /// time), made on first use.
+    static let bmpScripts: [UInt8] = (0..<0x10000).map { u in
+        let code = ldicu_script(UInt32(u))
+        return code >= 0 && code < 0xFF ? UInt8(code) : 0xFF
+    }
     init(code: Int32) { self.code = code }
 
     var isResolved: Bool { code > 1 }

@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 
 /// Shaped words, kept across requests (as Android's Minikin keeps its layout cache): the
@@ -61,12 +62,19 @@ public final class ShapeCache: Sendable {
                 if slot == 0 { return nil }
                 let e = Int(slot) - 1
                 if entries[e].hash == hash, entries[e].context == context, entries[e].flags == flags,
-                   entries[e].text.count == text.count, entries[e].text.elementsEqual(text) {
+                   entries[e].text.count == text.count, Self.same(entries[e].text, text) {
                     tick += 1
                     entries[e].tick = tick
                     return entries[e].glyphs
                 }
                 i = (i + 1) & mask
+            }
+        }
+
+        private static func same(_ a: [UInt16], _ b: UnsafeBufferPointer<UInt16>) -> Bool {
+            a.withUnsafeBufferPointer { a in
+                guard let pa = a.baseAddress, let pb = b.baseAddress else { return a.count == b.count }
+                return memcmp(pa, pb, a.count * 2) == 0
             }
         }
 

@@ -4,6 +4,44 @@ public enum TextEncoding: Sendable {
     case utf8, utf16, utf32
 }
 
+/// The UTF-16 code units of `s`, transcoded in one pass over its UTF-8 (a native string is
+/// stored as valid UTF-8), with a fast path for ASCII; other strings go through `utf16`.
+public func utf16Units(of s: String) -> [UInt16] {
+    let converted = s.utf8.withContiguousStorageIfAvailable { utf8 -> [UInt16] in
+        // Never more UTF-16 units than UTF-8 bytes.
+        [UInt16](unsafeUninitializedCapacity: utf8.count) { out, count in
+            var i = 0, o = 0
+            let n = utf8.count
+            while i < n {
+                let b = utf8[i]
+                if b < 0x80 {
+                    out[o] = UInt16(b)
+                    o += 1
+                    i += 1
+                } else if b < 0xE0 {
+                    out[o] = UInt16(b & 0x1F) << 6 | UInt16(utf8[i + 1] & 0x3F)
+                    o += 1
+                    i += 2
+                } else if b < 0xF0 {
+                    out[o] = UInt16(b & 0x0F) << 12 | UInt16(utf8[i + 1] & 0x3F) << 6 | UInt16(utf8[i + 2] & 0x3F)
+                    o += 1
+                    i += 3
+                } else {
+                    let scalar = UInt32(b & 0x07) << 18 | UInt32(utf8[i + 1] & 0x3F) << 12
+                        | UInt32(utf8[i + 2] & 0x3F) << 6 | UInt32(utf8[i + 3] & 0x3F)
+                    let v = scalar - 0x10000
+                    out[o] = UInt16(0xD800 + (v >> 10))
+                    out[o + 1] = UInt16(0xDC00 + (v & 0x3FF))
+                    o += 2
+                    i += 4
+                }
+            }
+            count = o
+        }
+    }
+    return converted ?? Array(s.utf16)
+}
+
 /// Converts UTF-16 offsets of one text to another encoding. Built in one pass over the text;
 /// each conversion is then O(1). For UTF-16 it holds no table at all.
 public struct OffsetMapping: Sendable {

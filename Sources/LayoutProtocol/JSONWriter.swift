@@ -25,18 +25,18 @@ public struct JSONWriter {
         case .string(let s): writeString(s)
         case .array(let elements):
             bytes.append(UInt8(ascii: "["))
-            for (i, e) in elements.enumerated() {
+            for i in elements.indices {
                 if i > 0 { bytes.append(UInt8(ascii: ",")) }
-                write(e)
+                write(elements[i])
             }
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
             bytes.append(UInt8(ascii: "{"))
-            for (i, (k, v)) in members.enumerated() {
+            for i in members.indices {
                 if i > 0 { bytes.append(UInt8(ascii: ",")) }
-                writeString(k)
+                writeString(members[i].0)
                 bytes.append(UInt8(ascii: ":"))
-                write(v)
+                write(members[i].1)
             }
             bytes.append(UInt8(ascii: "}"))
         }
@@ -94,8 +94,18 @@ public struct JSONWriter {
 
     public mutating func writeString(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
-        var plain = true
-        for b in s.utf8 where b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F { plain = false; break }
+        // Contiguous UTF-8 (native strings): scanned and copied as a buffer.
+        let done: Bool? = s.utf8.withContiguousStorageIfAvailable { utf8 in
+            for b in utf8 where b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F { return false }
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+        if done == true { return }
+        var plain = done == nil
+        if plain {
+            for b in s.utf8 where b < 0x20 || b == 0x22 || b == 0x5C || b == 0x7F { plain = false; break }
+        }
         if plain {
             bytes.append(contentsOf: s.utf8)
             bytes.append(UInt8(ascii: "\""))

@@ -396,7 +396,7 @@ public final class LayoutService: Sendable {
 
     /// The text as UTF-16, within the configured length.
     func utf16(_ text: String) throws(RPCError) -> [UInt16] {
-        let units = Array(text.utf16)
+        let units = utf16Units(of: text)
         guard units.count <= configuration.maxTextLength else {
             throw .invalidParams(field: "text", "is \(units.count) UTF-16 units long; this server accepts at most \(configuration.maxTextLength)")
         }

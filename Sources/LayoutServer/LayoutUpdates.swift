@@ -43,7 +43,7 @@ extension LayoutService {
             }
             let start = try position("start"), end = try position("end")
             guard end >= start else { throw .invalidParams(field: r.field("end"), "must not be less than `start`") }
-            let insertion = Array((try r.string("text") ?? "").utf16)
+            let insertion = utf16Units(of: try r.string("text") ?? "")
             guard text.count - (end - start) + insertion.count <= configuration.maxTextLength else {
                 throw .invalidParams(field: r.field("text"), "makes the text longer than \(configuration.maxTextLength) UTF-16 units")
             }

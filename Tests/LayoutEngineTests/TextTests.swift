@@ -60,3 +60,16 @@ import Testing
         #expect(latin.language(preferring: "de") == "de")
     }
 }
+
+/// `utf16Units(of:)` transcodes UTF-8 to UTF-16 itself (the request path's conversion); it
+/// must give exactly what the standard library's `utf16` view gives.
+@Suite struct UTF16TranscodingTests {
+    @Test func corpusAndEveryLengthOfSequenceMatchTheStandardLibrary() throws {
+        var texts = try ShapeCacheTests.corpus().map(\.text)
+        texts += ["", "a", "é", "€", "😀", "a😀é€\u{10FFFF}\u{0}\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}",
+                  String(repeating: "👩‍👩‍👧‍👦", count: 100)]
+        for text in texts {
+            #expect(utf16Units(of: text) == Array(text.utf16))
+        }
+    }
+}

@@ -85,6 +85,10 @@ int32_t ldicu_bidi_line(ldicu_bidi *bidi, int32_t start, int32_t limit, int32_t 
  *  surrogate code unit passed as a code point is Control, as ICU has it. */
 uint16_t ldicu_grapheme_class(uint32_t codepoint);
 
+/** 1 when `codepoint`'s Bidi_Class can make a left-to-right paragraph's levels other than 0
+ *  (R, AL, AN, or an explicit embedding, override or isolate control), else 0. */
+int ldicu_bidi_may_raise(uint32_t codepoint);
+
 /** Writes the Unicode version ICU implements, as "15.0", into `out` (at least 20 bytes). */
 void ldicu_unicode_version(char *out);
 
