@@ -138,6 +138,15 @@ struct FontSelector {
         return true
     }
 
+    /// When `face` is family `f`'s primary face: its coverage bits below U+2400 (see
+    /// `Family.primaryCoverage`), else nil. A code unit below U+231A (neither emoji
+    /// presentation nor a surrogate) whose bit is set, as a cluster of its own after a
+    /// cluster in `face`, gets `face` from `face(…)`: it either keeps the face before it or
+    /// is covered by the primary face, and both are `face`.
+    func primaryCoverage(of face: FontFace, family f: Int) -> [UInt64]? {
+        families[f].primary === face && !families[f].primaryCoverage.isEmpty ? families[f].primaryCoverage : nil
+    }
+
     /// Whether family `f`'s primary face covers `scalar` (below U+231A).
     private func primaryCovers(_ f: Int, _ scalar: UInt32) -> Bool {
         let bits = families[f].primaryCoverage

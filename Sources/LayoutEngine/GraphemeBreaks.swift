@@ -47,6 +47,17 @@ enum GraphemeBreaks {
             // that, a virama and ExtCccZwj* (a linking consonant then joins).
             var conjunct = previous & linkingConsonant != 0 ? 1 : 0
             while i < n {
+                if units[i] < 0xD800, table[Int(units[i])] == 0 {
+                    // A plain letter or symbol (class Other, no flags): only a Prepend before
+                    // it joins it (GB9b); it ends every sequence the rules track.
+                    if previous & 0x1F != UInt16(prepend) { result.append(Int32(i)) }
+                    previous = 0
+                    emoji = 0
+                    indicators = 0
+                    conjunct = 0
+                    i += 1
+                    continue
+                }
                 let (current, w) = classAt(i)
                 let p = UInt8(previous & 0x1F), c = UInt8(current & 0x1F)
                 let joins: Bool

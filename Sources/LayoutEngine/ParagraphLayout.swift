@@ -128,12 +128,30 @@ struct ParagraphContext {
         // Captured by the font autoclosure below instead of `self`: capturing `self` would
         // copy the selector and make every font lookup copy its tables.
         let styles = request.styles
+        let levels = bidi.levels
+        // When the run being gathered is in its style's primary face: that style, script,
+        // level and the face's coverage bits (see the fast path below); else style -1.
+        var primaryRunStyle = -1
+        var primaryRunScript: Int32 = 0
+        var primaryRunLevel: UInt8 = 0
+        var primaryRunCoverage: [UInt64] = []
         for c in 0..<(graphemes.count - 1) {
             let start = Int(graphemes[c]), end = Int(graphemes[c + 1])
             while styleRun + 1 < request.styleRuns.count, request.styleRuns[styleRun + 1].start <= range.start + start {
                 styleRun += 1
             }
             let styleIndex = styleRun >= 0 ? min(max(request.styleRuns[styleRun].style, 0), request.styles.count - 1) : 0
+            // The common case: one code unit the primary face covers, continuing a run in
+            // that face (same style, script and level) — what `face` would pick (see
+            // `FontSelector.keepsPrimary`), without asking it.
+            if primaryRunStyle == styleIndex, end == start + 1, scripts[c].code == primaryRunScript,
+               levels[start] == primaryRunLevel {
+                let unit = Int(text[start])
+                if unit < 0x231A, unit >> 6 < primaryRunCoverage.count,
+                   primaryRunCoverage[unit >> 6] & (1 << UInt64(unit & 63)) != 0 {
+                    continue
+                }
+            }
             let family: Int
             if let known = styleFamily[styleIndex] {
                 family = known
@@ -152,6 +170,7 @@ struct ParagraphContext {
                 runs.append(ShapedRun(start: start, end: end, face: face, script: key.script, level: key.level,
                                       style: request.styles[styleIndex], glyphs: []))
                 runKey = nil
+                primaryRunStyle = -1
                 runStart = end
                 continue
             }
@@ -168,12 +187,23 @@ struct ParagraphContext {
                     piece = pieceEnd
                 }
                 runKey = nil
+                primaryRunStyle = -1
                 runStart = end
                 continue
             }
             if let current = runKey, current != key {
                 shapeRun(text, runStart, start, current, &runs, &advances)
                 runStart = start
+            }
+            if runKey != key {
+                if let coverage = selector.primaryCoverage(of: face, family: family) {
+                    primaryRunStyle = styleIndex
+                    primaryRunScript = key.script.code
+                    primaryRunLevel = key.level
+                    primaryRunCoverage = coverage
+                } else {
+                    primaryRunStyle = -1
+                }
             }
             runKey = key
         }

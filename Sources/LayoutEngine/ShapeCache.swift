@@ -55,20 +55,28 @@ public final class ShapeCache: Sendable {
 
         /// Call with the lock held.
         func find(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>) -> [ShapedGlyph]? {
-            let mask = slots.count - 1
-            var i = Int(truncatingIfNeeded: hash) & mask
-            while true {
-                let slot = slots[i]
-                if slot == 0 { return nil }
-                let e = Int(slot) - 1
-                if entries[e].hash == hash, entries[e].context == context, entries[e].flags == flags,
-                   entries[e].text.count == text.count, Self.same(entries[e].text, text) {
-                    tick += 1
-                    entries[e].tick = tick
-                    return entries[e].glyphs
+            // The probe reads both tables through buffers: one access check each, not one
+            // per element (the shard is a class, so each property access is checked).
+            let found: Int? = slots.withUnsafeBufferPointer { slots in
+                entries.withUnsafeBufferPointer { entries in
+                    let mask = slots.count - 1
+                    var i = Int(truncatingIfNeeded: hash) & mask
+                    while true {
+                        let slot = slots[i]
+                        if slot == 0 { return nil }
+                        let e = Int(slot) - 1
+                        if entries[e].hash == hash, entries[e].context == context, entries[e].flags == flags,
+                           entries[e].text.count == text.count, Self.same(entries[e].text, text) {
+                            return e
+                        }
+                        i = (i + 1) & mask
+                    }
                 }
-                i = (i + 1) & mask
             }
+            guard let e = found else { return nil }
+            tick += 1
+            entries[e].tick = tick
+            return entries[e].glyphs
         }
 
         private static func same(_ a: [UInt16], _ b: UnsafeBufferPointer<UInt16>) -> Bool {

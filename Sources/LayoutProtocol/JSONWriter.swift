@@ -46,15 +46,13 @@ public struct JSONWriter {
     /// that reads back exactly; non-finite numbers (never produced) as null.
     public mutating func writeNumber(_ d: Double) {
         guard d.isFinite else { append("null"); return }
-        if d == d.rounded(), abs(d) < 9.007199254740992e15 {
-            writeInteger(Int64(d))
+        if abs(d) < 9.007199254740992e15, let integer = Int64(exactly: d) {
+            writeInteger(integer)
             return
         }
         // Fast path for values with at most three decimals (coordinates are rounded to 1/1000
         // point): integer part, point, fraction without trailing zeros.
-        let scaled = d * 1000
-        if abs(d) < 1e12, scaled == scaled.rounded() {
-            var thousandths = Int64(scaled)
+        if abs(d) < 1e12, var thousandths = Int64(exactly: d * 1000) {
             if thousandths < 0 { bytes.append(UInt8(ascii: "-")); thousandths = -thousandths }
             writeInteger(thousandths / 1000)
             var fraction = thousandths % 1000
