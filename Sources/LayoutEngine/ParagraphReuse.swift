@@ -81,15 +81,14 @@ extension LayoutRequest {
 extension LayoutRun {
     /// The previous layout's paragraph with this text and these styles, if one can be reused.
     mutating func reusableParagraph(_ range: ParagraphRange, isFirst: Bool) -> ReusableLayout.Paragraph? {
-        guard let previous = request.previous, let key = request.reuseKey, previous.key == key else { return nil }
-        let length = range.end - range.start
-        let candidates = previousByLength[length] ?? []
+        guard !previousParagraphs.isEmpty, let candidates = previousByLength[range.end - range.start] else { return nil }
+        var styleRuns: [StyleRun]?
         for i in candidates where !usedPrevious.contains(i) {
-            let old = previous.paragraphs[i]
-            guard old.isFirst == isFirst, sameUnits(old.text, range.start),
-                  old.styleRuns == request.styleRuns(in: range) else { continue }
+            guard previousParagraphs[i].isFirst == isFirst, sameUnits(previousParagraphs[i].text, range.start) else { continue }
+            if styleRuns == nil { styleRuns = request.styleRuns(in: range) }
+            guard previousParagraphs[i].styleRuns == styleRuns else { continue }
             usedPrevious.insert(i)
-            return old
+            return previousParagraphs[i]
         }
         return nil
     }
@@ -107,7 +106,13 @@ extension LayoutRun {
     /// place they had are taken as they are (their runs are shared, not copied); moved lines
     /// have their offsets, y and font numbers changed.
     mutating func reuse(_ old: ReusableLayout.Paragraph, at range: ParagraphRange, paragraph index: Int, top: Double) {
-        let newFonts = old.fonts.map { context.fontNumber($0) }
+        let newFonts: [Int]
+        if let last = lastFontMap, last.fonts == old.fonts {
+            newFonts = last.numbers
+        } else {
+            newFonts = old.fonts.map { context.fontNumber($0) }
+            lastFontMap = (old.fonts, newFonts)
+        }
         let sameFonts = newFonts == old.fontIndices
         let delta = range.start - old.start, dy = top - old.top
         var fontMap: [Int] = []
@@ -117,7 +122,42 @@ extension LayoutRun {
         }
         let first = lines.count
         lines.reserveCapacity(lines.count + old.lines.count)
-        for var line in old.lines {
+        if delta == 0, dy == 0, sameFonts {
+            lines.append(contentsOf: old.lines)   // where they were: shared as they are
+        } else {
+            reuseMoved(old.lines, delta: delta, dy: dy, fontMap: sameFonts ? nil : fontMap)
+        }
+        lineParagraph.append(contentsOf: repeatElement(index, count: old.lines.count))
+        reserved.append(contentsOf: old.reserved)
+        if !finalAdvances.isEmpty, !old.advances.isEmpty,
+           range.start + old.advances.count <= finalAdvances.count,
+           range.start + old.boundaryKinds.count <= boundaryKinds.count {
+            let atStart = boundaryKinds[range.start]
+            finalAdvances.withUnsafeMutableBufferPointer { all in
+                old.advances.withUnsafeBufferPointer { part in
+                    _ = UnsafeMutableBufferPointer(rebasing: all[range.start..<(range.start + part.count)]).update(fromContentsOf: part)
+                }
+            }
+            boundaryKinds.withUnsafeMutableBufferPointer { all in
+                old.boundaryKinds.withUnsafeBufferPointer { part in
+                    _ = UnsafeMutableBufferPointer(rebasing: all[range.start..<(range.start + part.count)]).update(fromContentsOf: part)
+                }
+            }
+            boundaryKinds[range.start] |= atStart
+        }
+        var kept = old
+        kept.start = range.start
+        kept.top = top
+        kept.fontIndices = newFonts
+        reusable.append(kept)
+        reusableLines.append(KeptLines(range: first..<lines.count, unchanged: delta == 0 && dy == 0 && sameFonts))
+        reusedParagraphs += 1
+    }
+
+    /// Appends a previous paragraph's lines moved by `delta` UTF-16 units and `dy` points,
+    /// their runs' font numbers mapped through `fontMap` (nil: unchanged).
+    private mutating func reuseMoved(_ old: [AssembledLine], delta: Int, dy: Double, fontMap: [Int]?) {
+        for var line in old {
             if dy != 0 {
                 line.box.y += dy
                 line.box.baseline += dy
@@ -126,12 +166,12 @@ extension LayoutRun {
                 line.box.start += delta
                 line.box.end += delta
             }
-            if delta != 0 || !sameFonts, !line.box.runs.isEmpty {
+            if delta != 0 || fontMap != nil, !line.box.runs.isEmpty {
                 line.box.runs.withUnsafeMutableBufferPointer { runs in
                     for r in runs.indices {
                         runs[r].start += delta
                         runs[r].end += delta
-                        if !sameFonts { runs[r].font = fontMap[runs[r].font] }
+                        if let fontMap { runs[r].font = fontMap[runs[r].font] }
                         if delta != 0, !runs[r].glyphs.isEmpty {
                             runs[r].glyphs.withUnsafeMutableBufferPointer { glyphs in
                                 for g in glyphs.indices { glyphs[g].cluster += delta }
@@ -142,21 +182,6 @@ extension LayoutRun {
             }
             lines.append(line)
         }
-        lineParagraph.append(contentsOf: repeatElement(index, count: old.lines.count))
-        reserved.append(contentsOf: old.reserved)
-        if !finalAdvances.isEmpty, !old.advances.isEmpty {
-            finalAdvances.replaceSubrange(range.start..<(range.start + old.advances.count), with: old.advances)
-            let atStart = boundaryKinds[range.start]
-            boundaryKinds.replaceSubrange(range.start..<(range.start + old.boundaryKinds.count), with: old.boundaryKinds)
-            boundaryKinds[range.start] |= atStart
-        }
-        var kept = old
-        kept.start = range.start
-        kept.top = top
-        kept.fontIndices = newFonts
-        reusable.append(kept)
-        reusableLines.append(KeptLines(range: first..<lines.count, unchanged: delta == 0 && dy == 0 && sameFonts))
-        reusedParagraphs += 1
     }
 
     /// Keeps what a later layout may reuse of the paragraph whose lines start at `firstLine`

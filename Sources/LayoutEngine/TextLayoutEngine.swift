@@ -60,7 +60,18 @@ func paragraphRanges(_ text: UnsafeBufferPointer<UInt16>) -> [ParagraphRange] {
     var i = 0
     let n = text.count
     guard let base = text.baseAddress else { return [ParagraphRange(start: 0, contentEnd: 0, end: 0)] }
+    let raw = UnsafeRawPointer(base)
     while i < n {
+        // Four units at a time (one 64-bit word) while none of them can end a paragraph:
+        // no lane below 0x0E, none equal to 0x85 or 0x2029 (bit tricks for "some 16-bit
+        // lane is below k": (x - k·ones) & ~x & highs).
+        if i + 4 <= n {
+            let x = raw.loadUnaligned(fromByteOffset: i * 2, as: UInt64.self)
+            let ones: UInt64 = 0x0001_0001_0001_0001, highs: UInt64 = 0x8000_8000_8000_8000
+            let low = (x &- ones &* 0x0E) & ~x & highs
+            let nel = x ^ (ones &* 0x85), ps = x ^ (ones &* 0x2029)
+            if low | ((nel &- ones) & ~nel & highs) | ((ps &- ones) & ~ps & highs) == 0 { i += 4; continue }
+        }
         let u = base[i]
         // The common case first: not a separator.
         if u > 0x0D, u != 0x85, u != 0x2029 { i += 1; continue }
@@ -100,6 +111,10 @@ struct LayoutRun {
     /// The lines of each of `reusable`'s paragraphs.
     var reusableLines: [KeptLines] = []
     var previousByLength: [Int: [Int]] = [:]
+    /// The previous layout's paragraphs when its key matches this request's (else none).
+    var previousParagraphs: [ReusableLayout.Paragraph] = []
+    /// The last font table mapped by `reuse` (most paragraphs share one).
+    var lastFontMap: (fonts: [UsedFont], numbers: [Int])?
     var usedPrevious: Set<Int> = []
     var reusedParagraphs = 0
     var hiddenRange: Range<Int>?
@@ -123,7 +138,8 @@ struct LayoutRun {
         }
         self.boxLeft = request.insets.left
         self.boxRight = request.width.map { $0 - request.insets.right }
-        if let previous = request.previous {
+        if let previous = request.previous, let key = request.reuseKey, previous.key == key {
+            previousParagraphs = previous.paragraphs
             var lineCount = 0
             for (i, p) in previous.paragraphs.enumerated() {
                 previousByLength[p.text.count, default: []].append(i)
@@ -302,7 +318,6 @@ struct LayoutRun {
     /// Final x of every line (alignment in its slot; unbounded slots align against the
     /// widest of them), the used size, fonts, and the geometry kept for queries.
     mutating func finish() -> TextLayout {
-        let unboundedWidth = lines.filter { $0.slot.width == nil }.map(\.box.width).max() ?? 0
         var boxes: [LineBox] = []
         boxes.reserveCapacity(lines.count)
         var usedWidth = 0.0
@@ -310,36 +325,50 @@ struct LayoutRun {
         // Kept paragraphs take their lines as placed here (see `storePlacedLines`).
         let keepsLines = !reusable.isEmpty
         var moved = [Bool](repeating: false, count: keepsLines ? lines.count : 0)
-        for i in lines.indices {
-            let line = lines[i]
-            var box = line.box
-            let available = line.slot.width ?? unboundedWidth
-            let offset: Double = switch line.placement {
-            case .left: 0
-            case .right: available - box.width
-            case .center: (available - box.width) / 2
+        let room = reserved, wantsRuns = self.wantsRuns, truncated = self.truncated
+        // Through the buffer, fields are read in place: copying a whole line costs a retain.
+        lines.withUnsafeMutableBufferPointer { lines in
+            var unboundedWidth = 0.0
+            for i in lines.indices where lines[i].slot.width == nil {
+                unboundedWidth = max(unboundedWidth, lines[i].box.width)
             }
-            box.x = line.slot.x + offset
-            let dx = box.x - line.placedX
-            if dx != 0, !box.runs.isEmpty {
-                box.runs.withUnsafeMutableBufferPointer { runs in
-                    for r in runs.indices { runs[r].x += dx }
+            for i in lines.indices {
+                let slot = lines[i].slot
+                let available = slot.width ?? unboundedWidth
+                let offset: Double = switch lines[i].placement {
+                case .left: 0
+                case .right: available - lines[i].box.width
+                case .center: (available - lines[i].box.width) / 2
                 }
+                let x = slot.x + offset
+                usedWidth = max(usedWidth, lines[i].box.width + room[i])
+                if x == lines[i].placedX, x == lines[i].box.x, wantsRuns, !truncated {
+                    // Placed before (a paragraph taken over from the previous layout): as it is.
+                    boxes.append(lines[i].box)
+                    continue
+                }
+                var box = lines[i].box
+                box.x = x
+                let dx = box.x - lines[i].placedX
+                if dx != 0, !box.runs.isEmpty {
+                    box.runs.withUnsafeMutableBufferPointer { runs in
+                        for r in runs.indices { runs[r].x += dx }
+                    }
+                }
+                // The truncation token's rect (its runs are found before `runs` may be dropped).
+                if box.runs.contains(where: \.isToken) {
+                    let tokenRuns = box.runs.filter(\.isToken)
+                    tokenRect = Rect(x: tokenRuns.map(\.x).min() ?? box.x, y: box.y,
+                                     width: tokenRuns.reduce(0) { $0 + $1.width }, height: box.height)
+                }
+                if keepsLines, dx != 0 {
+                    moved[i] = true
+                    lines[i].box = box
+                    lines[i].placedX = box.x
+                }
+                if !wantsRuns { box.runs = [] }
+                boxes.append(box)
             }
-            if keepsLines, dx != 0 {
-                moved[i] = true
-                lines[i].box = box
-                lines[i].placedX = box.x
-            }
-            // The truncation token's rect (its runs are found before `runs` may be dropped).
-            if line.box.runs.contains(where: \.isToken) {
-                let tokenRuns = line.box.runs.filter(\.isToken)
-                tokenRect = Rect(x: (tokenRuns.map(\.x).min() ?? 0) + dx, y: box.y,
-                                 width: tokenRuns.reduce(0) { $0 + $1.width }, height: box.height)
-            }
-            usedWidth = max(usedWidth, box.width + reserved[i])
-            if !wantsRuns { box.runs = [] }
-            boxes.append(box)
         }
         if keepsLines { storePlacedLines(moved: moved) }
         if context.fonts.isEmpty || !wantsRuns {
