@@ -151,7 +151,7 @@ public struct JSONParser {
                 let b = bytes[at]
                 if b == UInt8(ascii: "\"") {
                     let slice = UnsafeBufferPointer(rebasing: bytes[start..<at])
-                    guard let s = String(validating: slice, as: UTF8.self) else {
+                    guard let s = validatedString(slice) else {
                         at = start
                         throw error("invalid UTF-8 in a string")
                     }
@@ -167,7 +167,7 @@ public struct JSONParser {
                 let b = bytes[at]
                 if b == UInt8(ascii: "\"") {
                     at += 1
-                    guard let s = String(validating: out, as: UTF8.self) else {
+                    guard let s = out.withUnsafeBufferPointer(validatedString) else {
                         throw error("invalid UTF-8 in a string")
                     }
                     return s
@@ -247,4 +247,36 @@ public struct JSONParser {
             }
         }
     }
+}
+
+/// The string of `bytes` when they are well-formed UTF-8 (Unicode's table 3-7: no overlong
+/// forms, no surrogates, nothing past U+10FFFF), else nil. One pass, ASCII first; cheaper
+/// for the many short strings of a message than the standard library's generic validation.
+func validatedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    let n = bytes.count
+    var i = 0
+    while i < n {
+        let c = bytes[i]
+        if c < 0x80 { i += 1; continue }
+        if c < 0xC2 { return nil }
+        if c < 0xE0 {
+            guard i + 1 < n, bytes[i + 1] & 0xC0 == 0x80 else { return nil }
+            i += 2
+        } else if c < 0xF0 {
+            guard i + 2 < n else { return nil }
+            let c1 = bytes[i + 1]
+            let secondOK = c == 0xE0 ? (0xA0...0xBF).contains(c1) : c == 0xED ? (0x80...0x9F).contains(c1) : c1 & 0xC0 == 0x80
+            guard secondOK, bytes[i + 2] & 0xC0 == 0x80 else { return nil }
+            i += 3
+        } else if c < 0xF5 {
+            guard i + 3 < n else { return nil }
+            let c1 = bytes[i + 1]
+            let secondOK = c == 0xF0 ? (0x90...0xBF).contains(c1) : c == 0xF4 ? (0x80...0x8F).contains(c1) : c1 & 0xC0 == 0x80
+            guard secondOK, bytes[i + 2] & 0xC0 == 0x80, bytes[i + 3] & 0xC0 == 0x80 else { return nil }
+            i += 4
+        } else {
+            return nil
+        }
+    }
+    return String(decoding: bytes, as: UTF8.self)
 }

@@ -9,6 +9,10 @@ public enum JSONValue: Sendable, Equatable {
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
+    /// JSON text already written (UTF-8, one value): how the server puts a large array it
+    /// wrote straight to bytes into a response (see `LayoutResult.wireJSON`). The parser
+    /// never produces it; `JSONWriter` copies it as it is.
+    case serialized([UInt8])
 
     public static func == (a: JSONValue, b: JSONValue) -> Bool {
         switch (a, b) {
@@ -19,6 +23,7 @@ public enum JSONValue: Sendable, Equatable {
         case let (.array(x), .array(y)): return x == y
         case let (.object(x), .object(y)):
             return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        case let (.serialized(x), .serialized(y)): return x == y
         default: return false
         }
     }
@@ -52,6 +57,7 @@ public enum JSONValue: Sendable, Equatable {
         case .string: "string"
         case .array: "array"
         case .object: "object"
+        case .serialized: "JSON text"
         }
     }
 }

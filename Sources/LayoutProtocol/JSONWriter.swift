@@ -39,7 +39,14 @@ public struct JSONWriter {
                 write(members[i].1)
             }
             bytes.append(UInt8(ascii: "}"))
+        case .serialized(let text):
+            bytes.append(contentsOf: text)
         }
+    }
+
+    /// Appends `text` as it is: JSON punctuation and member names the caller knows are valid.
+    public mutating func writeRaw(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Integers within ±2^53 without a fraction; other finite numbers in the shortest form

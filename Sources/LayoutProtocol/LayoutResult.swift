@@ -34,6 +34,46 @@ public struct LineResult: Sendable, Equatable {
         return .object(members)
     }
 
+    /// Writes `json`'s text straight to `writer` (the same bytes, without building values).
+    public func write(to writer: inout JSONWriter) {
+        writer.writeRaw("{\"start\":")
+        writer.writeNumber(Double(start))
+        writer.writeRaw(",\"end\":")
+        writer.writeNumber(Double(end))
+        writer.writeRaw(",\"x\":")
+        writer.writeNumber(x)
+        writer.writeRaw(",\"y\":")
+        writer.writeNumber(y)
+        writer.writeRaw(",\"width\":")
+        writer.writeNumber(width)
+        writer.writeRaw(",\"height\":")
+        writer.writeNumber(height)
+        writer.writeRaw(",\"baseline\":")
+        writer.writeNumber(baseline)
+        writer.writeRaw(",\"ascent\":")
+        writer.writeNumber(ascent)
+        writer.writeRaw(",\"descent\":")
+        writer.writeNumber(descent)
+        if hyphenated { writer.writeRaw(",\"hyphenated\":true") }
+        if let runs {
+            writer.writeRaw(",\"runs\":[")
+            for i in runs.indices {
+                if i > 0 { writer.writeRaw(",") }
+                runs[i].write(to: &writer)
+            }
+            writer.writeRaw("]")
+        }
+        if let decorations {
+            writer.writeRaw(",\"decorations\":[")
+            for i in decorations.indices {
+                if i > 0 { writer.writeRaw(",") }
+                writer.write(decorations[i])
+            }
+            writer.writeRaw("]")
+        }
+        writer.writeRaw("}")
+    }
+
     /// Reads a line back (for clients); nil when a member is missing or mistyped.
     public init?(json: JSONValue) {
         guard let start = json["start"]?.intValue, let end = json["end"]?.intValue,
@@ -86,6 +126,34 @@ public struct RunResult: Sendable, Equatable {
         return .object(members)
     }
 
+    /// Writes `json`'s text straight to `writer` (the same bytes, without building values).
+    public func write(to writer: inout JSONWriter) {
+        writer.writeRaw("{\"start\":")
+        writer.writeNumber(Double(start))
+        writer.writeRaw(",\"end\":")
+        writer.writeNumber(Double(end))
+        writer.writeRaw(",\"font\":")
+        writer.writeNumber(Double(font))
+        writer.writeRaw(",\"style\":")
+        writer.writeNumber(Double(style))
+        writer.writeRaw(level % 2 == 1 ? ",\"direction\":\"rtl\",\"level\":" : ",\"direction\":\"ltr\",\"level\":")
+        writer.writeNumber(Double(level))
+        writer.writeRaw(",\"x\":")
+        writer.writeNumber(x)
+        writer.writeRaw(",\"width\":")
+        writer.writeNumber(width)
+        if token { writer.writeRaw(",\"token\":true") }
+        if let glyphs {
+            writer.writeRaw(",\"glyphs\":[")
+            for i in glyphs.indices {
+                if i > 0 { writer.writeRaw(",") }
+                glyphs[i].write(to: &writer)
+            }
+            writer.writeRaw("]")
+        }
+        writer.writeRaw("}")
+    }
+
     public init?(json: JSONValue) {
         guard let start = json["start"]?.intValue, let end = json["end"]?.intValue, let font = json["font"]?.intValue,
               let level = json["level"]?.intValue, let x = json["x"]?.doubleValue, let width = json["width"]?.doubleValue
@@ -116,6 +184,21 @@ public struct GlyphResult: Sendable, Equatable {
     public var json: JSONValue {
         ["id": .number(Double(id)), "cluster": .number(Double(cluster)), "advance": .number(advance),
          "dx": .number(dx), "dy": .number(dy)]
+    }
+
+    /// Writes `json`'s text straight to `writer` (the same bytes, without building values).
+    public func write(to writer: inout JSONWriter) {
+        writer.writeRaw("{\"id\":")
+        writer.writeNumber(Double(id))
+        writer.writeRaw(",\"cluster\":")
+        writer.writeNumber(Double(cluster))
+        writer.writeRaw(",\"advance\":")
+        writer.writeNumber(advance)
+        writer.writeRaw(",\"dx\":")
+        writer.writeNumber(dx)
+        writer.writeRaw(",\"dy\":")
+        writer.writeNumber(dy)
+        writer.writeRaw("}")
     }
 
     public init?(json: JSONValue) {
@@ -189,13 +272,16 @@ public struct LayoutResult: Sendable, Equatable {
         self.fontFingerprint = fontFingerprint
     }
 
-    public var json: JSONValue {
+    public var json: JSONValue { object(lines: .array(lines.map(\.json))) }
+
+    /// The result's members, with `lines` as given.
+    private func object(lines: JSONValue) -> JSONValue {
         var members: [(String, JSONValue)] = []
         if let handle { members.append(("handle", .string(handle))) }
         members += [
             ("size", ["width": .number(width), "height": .number(height)]),
             ("truncated", .bool(truncated)),
-            ("lines", .array(lines.map(\.json))),
+            ("lines", lines),
             ("regions", .array(regions.map(\.json))),
             ("fonts", .array(fonts.map(\.json)))]
         if let styles { members.append(("styles", .array(styles))) }
@@ -203,6 +289,19 @@ public struct LayoutResult: Sendable, Equatable {
         if let fontFingerprint { members.append(("fontFingerprint", .string(fontFingerprint))) }
         if !warnings.isEmpty { members.append(("warnings", .array(warnings.map { .string($0) }))) }
         return .object(members)
+    }
+
+    /// `json` as the server sends it: the same text, with the lines (the bulk of a result)
+    /// written straight to bytes rather than built as values first.
+    public var wireJSON: JSONValue {
+        var writer = JSONWriter(reservingCapacity: 64 + lines.count * 160)
+        writer.writeRaw("[")
+        for k in lines.indices {
+            if k > 0 { writer.writeRaw(",") }
+            lines[k].write(to: &writer)
+        }
+        writer.writeRaw("]")
+        return object(lines: .serialized(writer.bytes))
     }
 
     /// Reads a result back (for clients); nil when it is not shaped like one.

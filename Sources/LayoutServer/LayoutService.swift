@@ -284,7 +284,7 @@ public final class LayoutService: Sendable {
         let retain = try ParamReader(params).bool("retain") ?? false
         let retained = try perform(p, session: session, geometry: retain)
         let handle = retain ? store.insert(retained) : nil
-        return result(retained, session: session, handle: handle).json
+        return result(retained, session: session, handle: handle).wireJSON
     }
 
     /// Lays out validated params, keeping what follow-up queries need.

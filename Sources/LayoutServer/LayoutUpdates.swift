@@ -75,7 +75,7 @@ extension LayoutService {
         }
         let diff = lineDiff(old.layout.lines, new.layout.lines, textDelta: text.count - old.text.count)
         let changedOnly = try reader.choice("result", ["full", "changed"]) == "changed"
-        var result = self.result(new, session: session, handle: handle, lines: changedOnly ? diff.first..<(diff.first + diff.added) : nil).json
+        var result = self.result(new, session: session, handle: handle, lines: changedOnly ? diff.first..<(diff.first + diff.added) : nil).wireJSON
         if case .object(var members) = result {
             members.append(("diff", ["firstLine": .number(Double(diff.first)), "removed": .number(Double(diff.removed)),
                                      "added": .number(Double(diff.added)), "inserted": .array(ranges),

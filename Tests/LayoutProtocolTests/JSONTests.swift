@@ -152,3 +152,77 @@ import Testing
         #expect(FontSpec(parsing: "14") == FontSpec(size: 14))
     }
 }
+
+/// The parser validates UTF-8 itself (`validatedString`); it must accept and reject exactly
+/// what the standard library does.
+@Suite struct UTF8ValidationTests {
+    func agree(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { validatedString($0) == String(validating: $0, as: UTF8.self) }
+    }
+
+    @Test func everyOneAndTwoByteSequence() {
+        var disagreements = 0
+        for a in 0...255 {
+            if !agree([UInt8(a)]) { disagreements += 1 }
+            for b in 0...255 where !agree([UInt8(a), UInt8(b)]) { disagreements += 1 }
+        }
+        #expect(disagreements == 0)
+    }
+
+    /// 300,000 random sequences of 1 to 8 bytes, drawn mostly from lead and continuation
+    /// bytes at the edges of the valid ranges (E0, ED, F0, F4, 80, 9F, A0, BF, C0, C2, F5…).
+    @Test func randomSequencesNearTheEdges() {
+        let interesting: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF,
+                                    0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF]
+        var state: UInt64 = 0x1234_5678_9ABC_DEF1
+        func next() -> Int {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return Int(state >> 1)
+        }
+        var disagreements: [[UInt8]] = []
+        for _ in 0..<300_000 {
+            let bytes = (0..<(1 + next() % 8)).map { _ in next() % 4 == 0 ? UInt8(next() % 256) : interesting[next() % interesting.count] }
+            if !agree(bytes), disagreements.count < 5 { disagreements.append(bytes) }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements)")
+    }
+}
+
+/// Results go out through `LayoutResult.wireJSON`, which writes the lines straight to bytes;
+/// the text must be exactly `json`'s, for every kind of line, run and glyph.
+@Suite struct WireJSONTests {
+    @Test func linesWrittenDirectlyAreTheValuesWritten() throws {
+        var state: UInt64 = 0xDEAD_BEEF_CAFE_F00D
+        func next(_ n: Int) -> Int {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return Int(state >> 1) % n
+        }
+        func number() -> Double {
+            [0, 1, -3, 12.5, 17.104, -0.001, 1234567.891, 1e15, 3.14159265358979, 1.0 / 3][next(10)]
+        }
+        for trial in 0..<200 {
+            let lines = (0..<next(6)).map { _ in
+                var line = LineResult(start: next(1000), end: next(1000), x: number(), y: number(), width: number(),
+                                      height: number(), baseline: number(), ascent: number(), descent: number(),
+                                      hyphenated: next(3) == 0)
+                if next(2) == 0 {
+                    line.runs = (0..<next(4)).map { _ in
+                        RunResult(start: next(100), end: next(100), font: next(3), style: next(3), token: next(5) == 0,
+                                  level: next(3), x: number(), width: number(),
+                                  glyphs: next(2) == 0 ? nil : (0..<next(5)).map { _ in
+                                      GlyphResult(id: next(70000), cluster: next(100), advance: number(), dx: number(), dy: number())
+                                  })
+                    }
+                }
+                if next(4) == 0 { line.decorations = [["kind": "rect", "x": .number(number()), "label": "a\"b\n"]] }
+                return line
+            }
+            var result = LayoutResult(width: number(), height: number(), truncated: next(2) == 0, lines: lines,
+                                      fonts: [], handle: next(2) == 0 ? "h\(trial)" : nil, fontFingerprint: "f")
+            if next(3) == 0 { result.warnings = ["plugin x failed"] }
+            let expected = JSONWriter.serialize(result.json)
+            #expect(JSONWriter.serialize(result.wireJSON) == expected, "trial \(trial)")
+            #expect(try JSONParser.parse(JSONWriter.serialize(result.wireJSON)) == result.json)
+        }
+    }
+}

@@ -82,6 +82,9 @@ final class CArena {
                 p[i].value = fill(member.1)
             }
             v.members = UnsafePointer(p)
+        case .serialized(let text):
+            // Only responses hold written JSON; should one reach a plugin, it gets the value.
+            return fill((try? JSONParser.parse(text)) ?? .null)
         }
         return v
     }
