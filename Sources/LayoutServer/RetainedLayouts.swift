@@ -60,8 +60,14 @@ final class RetainedLayout: Sendable {
         }
         regions.sort { ($0.start, $0.end) < ($1.start, $1.end) }
         self.regions = regions
-        let runCount = layout.lines.reduce(0) { $0 + $1.runs.count }
-        let glyphCount = layout.lines.reduce(0) { $0 + $1.runs.reduce(0) { $0 + $1.glyphs.count } }
+        // Counted in place (a copy of each line would cost a retain and a release).
+        var runCount = 0, glyphCount = 0
+        layout.lines.withUnsafeBufferPointer { lines in
+            for i in lines.indices {
+                runCount += lines[i].runs.count
+                for r in lines[i].runs.indices { glyphCount += lines[i].runs[r].glyphs.count }
+            }
+        }
         // Text, advances and boundaries, lines with their runs and glyphs, regions; the lines
         // twice over when kept for reuse by updates.
         let copies = layout.reusable == nil ? 1 : 2
