@@ -162,7 +162,11 @@ public struct JSONParser {
                 if b < 0x20 { throw error("unescaped control character in a string") }
                 at += 1
             }
-            var out: [UInt8] = Array(UnsafeBufferPointer(rebasing: bytes[start..<at]))
+            // Escapes only shrink text, so the rest of the message bounds the string; room for
+            // up to 64 KiB of it at once (more grows as usual).
+            var out: [UInt8] = []
+            out.reserveCapacity(min(bytes.count - start, 1 << 16))
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<at]))
             while at < bytes.count {
                 let b = bytes[at]
                 if b == UInt8(ascii: "\"") {

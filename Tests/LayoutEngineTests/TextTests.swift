@@ -6,6 +6,39 @@ import Testing
         utf16(s).withUnsafeBufferPointer { paragraphRanges($0) }
     }
 
+    /// The scan reads eight and four units at a time: separators at every position of those
+    /// words, and units that are near misses (0x0E, 0x84, 0x86, 0x2028, 0x202A, 0x8085, CJK
+    /// above 0x8000), must split exactly as a unit-by-unit scan does.
+    @Test func paragraphScanMatchesAUnitByUnitScan() {
+        func reference(_ u: [UInt16]) -> [ParagraphRange] {
+            var result: [ParagraphRange] = [], start = 0, i = 0
+            while i < u.count {
+                if [0x0A, 0x0D, 0x85, 0x2029].contains(u[i]) {
+                    var end = i + 1
+                    if u[i] == 0x0D, end < u.count, u[end] == 0x0A { end += 1 }
+                    result.append(ParagraphRange(start: start, contentEnd: i, end: end))
+                    start = end
+                    i = end
+                } else {
+                    i += 1
+                }
+            }
+            return result + [ParagraphRange(start: start, contentEnd: u.count, end: u.count)]
+        }
+        let pool: [UInt16] = [0x41, 0x41, 0x41, 0x4E00, 0x9FFF, 0x0A, 0x0D, 0x85, 0x2029, 0x0E, 0x0C, 0x84, 0x86,
+                              0x2028, 0x202A, 0x8085, 0xA029, 0x00, 0xFFFF]
+        var state: UInt64 = 0x0123_4567_89AB_CDEF
+        for _ in 0..<5_000 {
+            var units: [UInt16] = []
+            for _ in 0..<Int(state % 40) {
+                state ^= state << 13; state ^= state >> 7; state ^= state << 17
+                units.append(state % 5 == 0 ? pool[Int(state >> 8) % pool.count] : 0x61)
+            }
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            #expect(units.withUnsafeBufferPointer { paragraphRanges($0) } == reference(units), "\(units)")
+        }
+    }
+
     @Test func paragraphSeparators() {
         #expect(paragraphs("ab") == [ParagraphRange(start: 0, contentEnd: 2, end: 2)])
         #expect(paragraphs("a\nb\r\nc\rd\u{2029}e\u{85}f") == [
