@@ -67,20 +67,21 @@ struct FontSelector {
         let (first, width) = decodeUTF16(text, at: start)
         if let previousFace, keepsPreviousFont(first), !previousFace.hasColorGlyphs { return previousFace }
         let chosen: FontFace
+        let scriptKey = UInt64(UInt32(bitPattern: script.code))
         if start + width == end {
             // Below U+231A no character defaults to emoji presentation.
             if first < 0x231A, let primary = families[f].primary, primaryCovers(f, first) {
                 chosen = primary
-            } else if let known = families[f].recent.face(UInt64(first), UInt64(UInt32(bitPattern: script.code))) {
+            } else if let known = families[f].recent.face(UInt64(first), scriptKey) {
                 chosen = known
             } else if let known = families[f].faceForScalar[ScalarKey(scalar: first, script: script.code)] {
                 chosen = known
-                families[f].recent.set(known, UInt64(first), UInt64(UInt32(bitPattern: script.code)))
+                families[f].recent.set(known, UInt64(first), scriptKey)
             } else {
                 chosen = try Self.choose(CollectionOfOne(first), script: script, font: font(), fonts: fonts, language: language,
                                           family: &families[f])
                 families[f].faceForScalar.set(chosen, for: ScalarKey(scalar: first, script: script.code))
-                families[f].recent.set(chosen, UInt64(first), UInt64(UInt32(bitPattern: script.code)))
+                families[f].recent.set(chosen, UInt64(first), scriptKey)
             }
         } else if let primary = families[f].primary, primaryCoversCluster(f, text, start, end) {
             // Every code point below U+2000 (so no emoji presentation) and in the primary face.
@@ -90,36 +91,33 @@ struct FontSelector {
             // units and script are the key of the request's cache.
             var units: UInt64 = 0
             for i in start..<end { units = units << 16 | UInt64(text[i]) }
-            let tag = UInt64(UInt32(bitPattern: script.code)) | UInt64(end - start) << 32
+            let tag = scriptKey | UInt64(end - start) << 32
             if let known = families[f].recent.face(units, tag) {
                 chosen = known
             } else {
-                var scalars: [UInt32] = []
-                var i = start
-                while i < end {
-                    let (s, w) = decodeUTF16(text, at: i)
-                    scalars.append(s)
-                    i += w
-                }
-                chosen = try Self.choose(scalars, script: script, font: font(), fonts: fonts, language: language,
-                                          family: &families[f])
+                chosen = try Self.choose(Self.clusterScalars(text, start, end), script: script, font: font(), fonts: fonts,
+                                          language: language, family: &families[f])
                 families[f].recent.set(chosen, units, tag)
             }
         } else {
-            // Coverage is judged on the cluster's first code points: enough for any real
-            // cluster, and bounded for hostile ones.
-            var scalars: [UInt32] = []
-            var i = start
-            while i < end, scalars.count < maxShapedClusterLength {
-                let (s, w) = decodeUTF16(text, at: i)
-                scalars.append(s)
-                i += w
-            }
-            chosen = try Self.choose(scalars, script: script, font: font(), fonts: fonts, language: language,
-                                      family: &families[f])
+            chosen = try Self.choose(Self.clusterScalars(text, start, end), script: script, font: font(), fonts: fonts,
+                                      language: language, family: &families[f])
         }
         previousFace = chosen
         return chosen
+    }
+
+    /// The code points of the cluster `start..<end` that decide its font: the first
+    /// `maxShapedClusterLength` (enough for any real cluster, and bounded for hostile ones).
+    private static func clusterScalars(_ text: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int) -> [UInt32] {
+        var scalars: [UInt32] = []
+        var i = start
+        while i < end, scalars.count < maxShapedClusterLength {
+            let (s, w) = decodeUTF16(text, at: i)
+            scalars.append(s)
+            i += w
+        }
+        return scalars
     }
 
     /// Whether a cluster of several code points takes the primary face without asking the

@@ -143,7 +143,7 @@ struct ParagraphContext {
             let styleIndex = styleRun >= 0 ? min(max(request.styleRuns[styleRun].style, 0), request.styles.count - 1) : 0
             // The common case: one code unit the primary face covers, continuing a run in
             // that face (same style, script and level) — what `face` would pick (see
-            // `FontSelector.keepsPrimary`), without asking it.
+            // `FontSelector.primaryCoverage(of:family:)`), without asking it.
             if primaryRunStyle == styleIndex, end == start + 1, scripts[c].code == primaryRunScript,
                levels[start] == primaryRunLevel {
                 let unit = Int(text[start])

@@ -44,6 +44,27 @@ public struct JSONWriter {
         }
     }
 
+    /// Appends `prefix` as it is (JSON text up to an array: `,"runs":`, or nothing), then
+    /// `items` as a JSON array, each written by `element`.
+    public mutating func writeArray<Items: RandomAccessCollection>(_ prefix: StaticString, _ items: Items,
+                                                                   _ element: (inout JSONWriter, Items.Element) -> Void) {
+        writeRaw(prefix)
+        bytes.append(UInt8(ascii: "["))
+        var first = true
+        for item in items {
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            element(&self, item)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// Appends `prefix` as it is (JSON text up to a member's value: `,"x":`), then `value`.
+    public mutating func writeMember(_ prefix: StaticString, _ value: Double) {
+        writeRaw(prefix)
+        writeNumber(value)
+    }
+
     /// Appends `text` as it is: JSON punctuation and member names the caller knows are valid.
     public mutating func writeRaw(_ text: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))

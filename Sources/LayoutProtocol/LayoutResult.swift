@@ -36,41 +36,18 @@ public struct LineResult: Sendable, Equatable {
 
     /// Writes `json`'s text straight to `writer` (the same bytes, without building values).
     public func write(to writer: inout JSONWriter) {
-        writer.writeRaw("{\"start\":")
-        writer.writeNumber(Double(start))
-        writer.writeRaw(",\"end\":")
-        writer.writeNumber(Double(end))
-        writer.writeRaw(",\"x\":")
-        writer.writeNumber(x)
-        writer.writeRaw(",\"y\":")
-        writer.writeNumber(y)
-        writer.writeRaw(",\"width\":")
-        writer.writeNumber(width)
-        writer.writeRaw(",\"height\":")
-        writer.writeNumber(height)
-        writer.writeRaw(",\"baseline\":")
-        writer.writeNumber(baseline)
-        writer.writeRaw(",\"ascent\":")
-        writer.writeNumber(ascent)
-        writer.writeRaw(",\"descent\":")
-        writer.writeNumber(descent)
+        writer.writeMember("{\"start\":", Double(start))
+        writer.writeMember(",\"end\":", Double(end))
+        writer.writeMember(",\"x\":", x)
+        writer.writeMember(",\"y\":", y)
+        writer.writeMember(",\"width\":", width)
+        writer.writeMember(",\"height\":", height)
+        writer.writeMember(",\"baseline\":", baseline)
+        writer.writeMember(",\"ascent\":", ascent)
+        writer.writeMember(",\"descent\":", descent)
         if hyphenated { writer.writeRaw(",\"hyphenated\":true") }
-        if let runs {
-            writer.writeRaw(",\"runs\":[")
-            for i in runs.indices {
-                if i > 0 { writer.writeRaw(",") }
-                runs[i].write(to: &writer)
-            }
-            writer.writeRaw("]")
-        }
-        if let decorations {
-            writer.writeRaw(",\"decorations\":[")
-            for i in decorations.indices {
-                if i > 0 { writer.writeRaw(",") }
-                writer.write(decorations[i])
-            }
-            writer.writeRaw("]")
-        }
+        if let runs { writer.writeArray(",\"runs\":", runs) { $1.write(to: &$0) } }
+        if let decorations { writer.writeArray(",\"decorations\":", decorations) { $0.write($1) } }
         writer.writeRaw("}")
     }
 
@@ -128,29 +105,16 @@ public struct RunResult: Sendable, Equatable {
 
     /// Writes `json`'s text straight to `writer` (the same bytes, without building values).
     public func write(to writer: inout JSONWriter) {
-        writer.writeRaw("{\"start\":")
-        writer.writeNumber(Double(start))
-        writer.writeRaw(",\"end\":")
-        writer.writeNumber(Double(end))
-        writer.writeRaw(",\"font\":")
-        writer.writeNumber(Double(font))
-        writer.writeRaw(",\"style\":")
-        writer.writeNumber(Double(style))
-        writer.writeRaw(level % 2 == 1 ? ",\"direction\":\"rtl\",\"level\":" : ",\"direction\":\"ltr\",\"level\":")
-        writer.writeNumber(Double(level))
-        writer.writeRaw(",\"x\":")
-        writer.writeNumber(x)
-        writer.writeRaw(",\"width\":")
-        writer.writeNumber(width)
+        writer.writeMember("{\"start\":", Double(start))
+        writer.writeMember(",\"end\":", Double(end))
+        writer.writeMember(",\"font\":", Double(font))
+        writer.writeMember(",\"style\":", Double(style))
+        writer.writeMember(level % 2 == 1 ? ",\"direction\":\"rtl\",\"level\":" : ",\"direction\":\"ltr\",\"level\":",
+                           Double(level))
+        writer.writeMember(",\"x\":", x)
+        writer.writeMember(",\"width\":", width)
         if token { writer.writeRaw(",\"token\":true") }
-        if let glyphs {
-            writer.writeRaw(",\"glyphs\":[")
-            for i in glyphs.indices {
-                if i > 0 { writer.writeRaw(",") }
-                glyphs[i].write(to: &writer)
-            }
-            writer.writeRaw("]")
-        }
+        if let glyphs { writer.writeArray(",\"glyphs\":", glyphs) { $1.write(to: &$0) } }
         writer.writeRaw("}")
     }
 
@@ -188,16 +152,11 @@ public struct GlyphResult: Sendable, Equatable {
 
     /// Writes `json`'s text straight to `writer` (the same bytes, without building values).
     public func write(to writer: inout JSONWriter) {
-        writer.writeRaw("{\"id\":")
-        writer.writeNumber(Double(id))
-        writer.writeRaw(",\"cluster\":")
-        writer.writeNumber(Double(cluster))
-        writer.writeRaw(",\"advance\":")
-        writer.writeNumber(advance)
-        writer.writeRaw(",\"dx\":")
-        writer.writeNumber(dx)
-        writer.writeRaw(",\"dy\":")
-        writer.writeNumber(dy)
+        writer.writeMember("{\"id\":", Double(id))
+        writer.writeMember(",\"cluster\":", Double(cluster))
+        writer.writeMember(",\"advance\":", advance)
+        writer.writeMember(",\"dx\":", dx)
+        writer.writeMember(",\"dy\":", dy)
         writer.writeRaw("}")
     }
 
@@ -295,12 +254,7 @@ public struct LayoutResult: Sendable, Equatable {
     /// written straight to bytes rather than built as values first.
     public var wireJSON: JSONValue {
         var writer = JSONWriter(reservingCapacity: 64 + lines.count * 160)
-        writer.writeRaw("[")
-        for k in lines.indices {
-            if k > 0 { writer.writeRaw(",") }
-            lines[k].write(to: &writer)
-        }
-        writer.writeRaw("]")
+        writer.writeArray("", lines) { $1.write(to: &$0) }
         return object(lines: .serialized(writer.bytes))
     }
 
