@@ -1,0 +1,73 @@
+import Testing
+@testable import LayoutEngine
+
+/// A layout of edited text that takes over the previous layout's paragraphs must equal a fresh
+/// layout of that text: every line, run, size and caret position. Documents of eight corpus
+/// paragraphs, each alignment, bounded and unbounded width; edits anywhere (so paragraphs
+/// after an edit move, those before it stay, and an unbounded width realigns every line).
+@Suite struct ReuseTests {
+    func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-6 }
+
+    func same(_ a: LineBox, _ b: LineBox) -> Bool {
+        guard a.start == b.start, a.end == b.end, a.isRTL == b.isRTL, a.hyphenated == b.hyphenated,
+              a.showsToken == b.showsToken, a.endsParagraph == b.endsParagraph, a.runs.count == b.runs.count,
+              close(a.x, b.x), close(a.y, b.y), close(a.width, b.width), close(a.height, b.height),
+              close(a.baseline, b.baseline), close(a.ascent, b.ascent), close(a.descent, b.descent) else { return false }
+        return zip(a.runs, b.runs).allSatisfy { r, s in
+            r.start == s.start && r.end == s.end && r.font == s.font && r.style == s.style && r.level == s.level
+                && r.isToken == s.isToken && close(r.x, s.x) && close(r.width, s.width) && r.glyphs == s.glyphs
+        }
+    }
+
+    @Test func editedDocumentsLayOutAsFresh() throws {
+        let corpus = try ShapeCacheTests.corpus()
+        var state: UInt64 = 0x5DEE_CE66_D1CE_4E5D
+        func random(_ n: Int) -> Int {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return Int(state >> 1) % max(n, 1)
+        }
+        let aligns: [TextAlignment] = [.start, .center, .end, .justify]
+        var reused = 0
+        for trial in 0..<16 {
+            let width: Double? = trial % 4 == 3 ? nil : Double(200 + random(300))
+            func request(_ paragraphs: [String]) -> LayoutRequest {
+                var r = LayoutRequest(text: utf16(paragraphs.joined(separator: "\n")), width: width,
+                                      font: FontDescriptor(family: "Noto Sans", size: 16), detail: .runs)
+                r.paragraph.align = aligns[trial % aligns.count]
+                r.keepsGeometry = true
+                r.keepsReusable = true
+                return r
+            }
+            var paragraphs = (0..<8).map { _ in String(corpus[random(corpus.count)].text.prefix(300)) }
+            var previous = try sharedEngine.layout(request(paragraphs)).reusable
+            for _ in 0..<6 {
+                let p = random(paragraphs.count)
+                switch random(4) {
+                case 0: paragraphs[p] += " more words, and more"
+                case 1: paragraphs.insert("A new short paragraph.", at: p)
+                case 2 where paragraphs.count > 2: paragraphs.remove(at: p)
+                default: paragraphs[p] = String(paragraphs[p].prefix(paragraphs[p].count / 2))
+                }
+                var edited = request(paragraphs)
+                edited.previous = previous
+                let updated = try sharedEngine.layout(edited)
+                let fresh = try sharedEngine.layout(request(paragraphs))
+                // Equal as clients see them: offsets, fonts and flags exactly, coordinates to
+                // 1e-6 pt (a moved paragraph's y is its old y plus the shift, summed in another
+                // order than a fresh layout sums it; the wire rounds to 1/1000 pt).
+                #expect(updated.lines.count == fresh.lines.count, "trial \(trial): line counts differ")
+                for (a, b) in zip(updated.lines, fresh.lines) where !same(a, b) {
+                    Issue.record("trial \(trial): line \(b.start)..<\(b.end) differs: \(a) vs \(b)")
+                    break
+                }
+                #expect(close(updated.width, fresh.width) && close(updated.height, fresh.height), "trial \(trial): size differs")
+                #expect(updated.positions.count == fresh.positions.count
+                        && zip(updated.positions, fresh.positions).allSatisfy { close($0, $1) }
+                        && updated.boundaryKinds == fresh.boundaryKinds, "trial \(trial): geometry differs")
+                reused += updated.reusedParagraphs
+                previous = updated.reusable
+            }
+        }
+        #expect(reused > 300, "paragraphs are taken over")
+    }
+}
