@@ -121,18 +121,14 @@ extension LayoutRun {
             for (k, i) in old.fontIndices.enumerated() { fontMap[i] = newFonts[k] }
         }
         let first = lines.count
-        let unchanged = delta == 0 && dy == 0 && sameFonts
-        if unchanged {
-            // Where they were: not copied into `lines`; `finish` places them from the kept
-            // paragraph itself, between the lines before and after.
-            keptParagraphs.append(KeptParagraph(before: lines.count, reusable: reusable.count))
-            keptLineCount += old.lines.count
+        lines.reserveCapacity(lines.count + old.lines.count)
+        if delta == 0, dy == 0, sameFonts {
+            lines.append(contentsOf: old.lines)   // where they were: shared as they are
         } else {
-            lines.reserveCapacity(lines.count + old.lines.count)
             reuseMoved(old.lines, delta: delta, dy: dy, fontMap: sameFonts ? nil : fontMap)
-            lineParagraph.append(contentsOf: repeatElement(index, count: old.lines.count))
-            reserved.append(contentsOf: old.reserved)
         }
+        lineParagraph.append(contentsOf: repeatElement(index, count: old.lines.count))
+        reserved.append(contentsOf: old.reserved)
         if !finalAdvances.isEmpty, !old.advances.isEmpty,
            range.start + old.advances.count <= finalAdvances.count,
            range.start + old.boundaryKinds.count <= boundaryKinds.count {
@@ -154,7 +150,7 @@ extension LayoutRun {
         kept.top = top
         kept.fontIndices = newFonts
         reusable.append(kept)
-        reusableLines.append(KeptLines(range: first..<lines.count, unchanged: unchanged))
+        reusableLines.append(KeptLines(range: first..<lines.count, unchanged: delta == 0 && dy == 0 && sameFonts))
         reusedParagraphs += 1
     }
 
@@ -209,8 +205,7 @@ extension LayoutRun {
     }
 
     /// After `finish` placed the lines: each kept paragraph takes its placed lines (a
-    /// paragraph taken over unchanged keeps its array, which `finish` changes itself if its
-    /// lines moved).
+    /// paragraph taken over unchanged, whose lines did not move, keeps the array it had).
     mutating func storePlacedLines(moved: [Bool]) {
         for k in reusable.indices {
             let kept = reusableLines[k]
@@ -221,16 +216,8 @@ extension LayoutRun {
 }
 
 /// The lines (indices into the layout's) of one kept paragraph, and whether they were taken
-/// over from the previous layout without any change (then its lines are not in `lines` and
-/// the range is empty).
+/// over from the previous layout without any change.
 struct KeptLines {
     var range: Range<Int>
     var unchanged: Bool
-}
-
-/// A paragraph taken over unchanged: its lines (those of `reusable[reusable]`) come before
-/// `lines[before]` in the layout.
-struct KeptParagraph {
-    var before: Int
-    var reusable: Int
 }

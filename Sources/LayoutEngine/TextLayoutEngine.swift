@@ -115,12 +115,6 @@ struct LayoutRun {
     var reusable: [ReusableLayout.Paragraph] = []
     /// The lines of each of `reusable`'s paragraphs.
     var reusableLines: [KeptLines] = []
-    /// Paragraphs taken over unchanged, whose lines stay out of `lines`, and how many lines
-    /// they have in all.
-    var keptParagraphs: [KeptParagraph] = []
-    var keptLineCount = 0
-    /// Lines so far, kept paragraphs' included.
-    var lineTotal: Int { lines.count + keptLineCount }
     var previousByLength: [Int: [Int]] = [:]
     /// The previous layout's paragraphs when its key matches this request's (else none).
     var previousParagraphs: [ReusableLayout.Paragraph] = []
@@ -174,7 +168,7 @@ struct LayoutRun {
             if let stop = request.shouldStop?() { throw stop }
             if index > 0 { y += style.paragraphSpacingBefore }
             if let old = reusableParagraph(range, isFirst: index == 0) {
-                if lineTotal > 0 { y += style.lineSpacing }
+                if !lines.isEmpty { y += style.lineSpacing }
                 reuse(old, at: range, paragraph: index, top: y)
                 y += old.height
                 if index < paragraphs.count - 1 { y += style.paragraphSpacing }
@@ -195,7 +189,7 @@ struct LayoutRun {
             var done = false
             while !done {
                 if let stop = request.shouldStop?() { throw stop }
-                if lineTotal > 0 { y += style.lineSpacing }
+                if !lines.isEmpty { y += style.lineSpacing }
                 if paragraphTop == nil { paragraphTop = y }
                 let lead = style.headIndent + (firstLine ? style.firstLineIndent : 0)
                 let slots = slotsForBand(y: &y, height: estimate, lead: lead, rtl: p.isRTL, em: request.styles[0].font.size)
@@ -225,7 +219,7 @@ struct LayoutRun {
                     start = end
                     firstLine = false
                     let moreText = !isLast || index < paragraphs.count - 1
-                    if let limit, lineTotal >= limit, moreText {
+                    if let limit, lines.count >= limit, moreText {
                         try truncate(p, final: &final, paragraphs: paragraphs, hyphenWidth: hyphenWidth)
                         record(p, final)
                         y += band
@@ -330,93 +324,57 @@ struct LayoutRun {
     /// widest of them), the used size, fonts, and the geometry kept for queries.
     mutating func finish() -> TextLayout {
         var boxes: [LineBox] = []
-        boxes.reserveCapacity(lineTotal)
+        boxes.reserveCapacity(lines.count)
         var usedWidth = 0.0
         var tokenRect: Rect?
         // Kept paragraphs take their lines as placed here (see `storePlacedLines`).
         let keepsLines = !reusable.isEmpty
         var moved = [Bool](repeating: false, count: keepsLines ? lines.count : 0)
         let room = reserved, wantsRuns = self.wantsRuns, truncated = self.truncated
-        // The new lines, out of `self` while paragraphs kept whole are placed from `reusable`.
-        var all = lines
-        lines = []
-        var unboundedWidth = 0.0
-        all.withUnsafeBufferPointer { lines in
+        // Through the buffer, fields are read in place: copying a whole line costs a retain.
+        lines.withUnsafeMutableBufferPointer { lines in
+            var unboundedWidth = 0.0
             for i in lines.indices where lines[i].slot.width == nil {
                 unboundedWidth = max(unboundedWidth, lines[i].box.width)
             }
-        }
-        for kept in keptParagraphs {
-            reusable[kept.reusable].lines.withUnsafeBufferPointer { lines in
-                for i in lines.indices where lines[i].slot.width == nil {
-                    unboundedWidth = max(unboundedWidth, lines[i].box.width)
+            for i in lines.indices {
+                let slot = lines[i].slot
+                let available = slot.width ?? unboundedWidth
+                let offset: Double = switch lines[i].placement {
+                case .left: 0
+                case .right: available - lines[i].box.width
+                case .center: (available - lines[i].box.width) / 2
                 }
-            }
-        }
-        /// Places `line` in its slot and appends its box; the box, when the line moved
-        /// (its runs shifted with it). Fields are read in place: a copy of the whole line
-        /// would cost a retain.
-        func place(_ line: UnsafePointer<AssembledLine>, room: Double) -> LineBox? {
-            let slot = line.pointee.slot
-            let available = slot.width ?? unboundedWidth
-            let offset: Double = switch line.pointee.placement {
-            case .left: 0
-            case .right: available - line.pointee.box.width
-            case .center: (available - line.pointee.box.width) / 2
-            }
-            let x = slot.x + offset
-            usedWidth = max(usedWidth, line.pointee.box.width + room)
-            if x == line.pointee.placedX, x == line.pointee.box.x, wantsRuns, !truncated {
-                // Placed before (a paragraph taken over from the previous layout): as it is.
-                boxes.append(line.pointee.box)
-                return nil
-            }
-            var box = line.pointee.box
-            box.x = x
-            let dx = box.x - line.pointee.placedX
-            if dx != 0, !box.runs.isEmpty {
-                box.runs.withUnsafeMutableBufferPointer { runs in
-                    for r in runs.indices { runs[r].x += dx }
+                let x = slot.x + offset
+                usedWidth = max(usedWidth, lines[i].box.width + room[i])
+                if x == lines[i].placedX, x == lines[i].box.x, wantsRuns, !truncated {
+                    // Placed before (a paragraph taken over from the previous layout): as it is.
+                    boxes.append(lines[i].box)
+                    continue
                 }
-            }
-            // The truncation token's rect (its runs are found before `runs` may be dropped).
-            if box.runs.contains(where: \.isToken) {
-                let tokenRuns = box.runs.filter(\.isToken)
-                tokenRect = Rect(x: tokenRuns.map(\.x).min() ?? box.x, y: box.y,
-                                 width: tokenRuns.reduce(0) { $0 + $1.width }, height: box.height)
-            }
-            let placed = box
-            if !wantsRuns { box.runs = [] }
-            boxes.append(box)
-            return dx != 0 ? placed : nil
-        }
-        var next = 0
-        all.withUnsafeMutableBufferPointer { lines in
-            for i in 0...lines.count {
-                while next < keptParagraphs.count, keptParagraphs[next].before == i {
-                    let k = keptParagraphs[next].reusable
-                    var shifted: [(Int, LineBox)] = []
-                    let keptRoom = reusable[k].reserved
-                    reusable[k].lines.withUnsafeBufferPointer { keptLines in
-                        for j in keptLines.indices {
-                            if let box = place(keptLines.baseAddress! + j, room: keptRoom[j]) { shifted.append((j, box)) }
-                        }
+                var box = lines[i].box
+                box.x = x
+                let dx = box.x - lines[i].placedX
+                if dx != 0, !box.runs.isEmpty {
+                    box.runs.withUnsafeMutableBufferPointer { runs in
+                        for r in runs.indices { runs[r].x += dx }
                     }
-                    for (j, box) in shifted {   // rare: the alignment changed (copies the array once)
-                        reusable[k].lines[j].box = box
-                        reusable[k].lines[j].placedX = box.x
-                    }
-                    next += 1
                 }
-                guard i < lines.count, let base = lines.baseAddress else { break }
-                if let box = place(base + i, room: room[i]), keepsLines {
+                // The truncation token's rect (its runs are found before `runs` may be dropped).
+                if box.runs.contains(where: \.isToken) {
+                    let tokenRuns = box.runs.filter(\.isToken)
+                    tokenRect = Rect(x: tokenRuns.map(\.x).min() ?? box.x, y: box.y,
+                                     width: tokenRuns.reduce(0) { $0 + $1.width }, height: box.height)
+                }
+                if keepsLines, dx != 0 {
                     moved[i] = true
                     lines[i].box = box
                     lines[i].placedX = box.x
                 }
+                if !wantsRuns { box.runs = [] }
+                boxes.append(box)
             }
         }
-        lines = all
         if keepsLines { storePlacedLines(moved: moved) }
         if context.fonts.isEmpty || !wantsRuns {
             context.fonts = []
