@@ -42,11 +42,8 @@ import Testing
         let pool: [UInt32] = [0x41, 0x20, 0x31, 0x2E, 0x28, 0x29, 0x09, 0x5D0, 0x627, 0x661, 0x6F1, 0x300, 0x200E,
                               0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
                               0x4E00, 0x1F600, 0x10800, 0x1E900, 0x10E60, 0xFB1D, 0xFE70, 0x1C, 0x1F, 0x0590, 0x08A0]
-        var state: UInt64 = 0x2545_F491_4F6C_DD1D
-        func next() -> Int {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
-            return Int(state % UInt64(pool.count))
-        }
+        var random = XorShift64(state: 0x2545_F491_4F6C_DD1D)
+        func next() -> Int { Int(random.next() % UInt64(pool.count)) }
         var failures: [String] = []
         for _ in 0..<5_000 {
             var units: [UInt16] = []

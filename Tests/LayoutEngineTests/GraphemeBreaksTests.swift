@@ -37,11 +37,8 @@ import Testing
                               0x1F3FB, 0xFE0F, 0x00A9, 0xD800, 0xDC00, 0x0915, 0x093F, 0x1F476, 0xE0061, 0xE007F,
                               0x0915, 0x0937, 0x094D, 0x094D, 0x093C, 0x0995, 0x09CD, 0x0A95, 0x0ACD, 0x0B95,
                               0x0BCD, 0x0C15, 0x0C4D, 0x0D15, 0x0D4D, 0x0B15, 0x0B4D]
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next() -> Int {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
-            return Int(state % UInt64(pool.count))
-        }
+        var random = XorShift64(state: 0x9E37_79B9_7F4A_7C15)
+        func next() -> Int { Int(random.next() % UInt64(pool.count)) }
         var mismatches: [String] = []
         for _ in 0..<20_000 {
             var units: [UInt16] = []

@@ -21,11 +21,8 @@ import Testing
 
     @Test func editedDocumentsLayOutAsFresh() throws {
         let corpus = try ShapeCacheTests.corpus()
-        var state: UInt64 = 0x5DEE_CE66_D1CE_4E5D
-        func random(_ n: Int) -> Int {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
-            return Int(state >> 1) % max(n, 1)
-        }
+        var generator = XorShift64(state: 0x5DEE_CE66_D1CE_4E5D)
+        func random(_ n: Int) -> Int { Int(generator.next() >> 1) % max(n, 1) }
         let aligns: [TextAlignment] = [.start, .center, .end, .justify]
         var reused = 0
         for trial in 0..<16 {

@@ -27,14 +27,14 @@ import Testing
         }
         let pool: [UInt16] = [0x41, 0x41, 0x41, 0x4E00, 0x9FFF, 0x0A, 0x0D, 0x85, 0x2029, 0x0E, 0x0C, 0x84, 0x86,
                               0x2028, 0x202A, 0x8085, 0xA029, 0x00, 0xFFFF]
-        var state: UInt64 = 0x0123_4567_89AB_CDEF
+        var random = XorShift64(state: 0x0123_4567_89AB_CDEF)
         for _ in 0..<5_000 {
             var units: [UInt16] = []
-            for _ in 0..<Int(state % 40) {
-                state ^= state << 13; state ^= state >> 7; state ^= state << 17
-                units.append(state % 5 == 0 ? pool[Int(state >> 8) % pool.count] : 0x61)
+            for _ in 0..<Int(random.state % 40) {
+                let r = random.next()
+                units.append(r % 5 == 0 ? pool[Int(r >> 8) % pool.count] : 0x61)
             }
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            _ = random.next()
             #expect(units.withUnsafeBufferPointer { paragraphRanges($0) } == reference(units), "\(units)")
         }
     }

@@ -174,11 +174,8 @@ import Testing
     @Test func randomSequencesNearTheEdges() {
         let interesting: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF,
                                     0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF]
-        var state: UInt64 = 0x1234_5678_9ABC_DEF1
-        func next() -> Int {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
-            return Int(state >> 1)
-        }
+        var random = XorShift64(state: 0x1234_5678_9ABC_DEF1)
+        func next() -> Int { Int(random.next() >> 1) }
         var disagreements: [[UInt8]] = []
         for _ in 0..<300_000 {
             let bytes = (0..<(1 + next() % 8)).map { _ in next() % 4 == 0 ? UInt8(next() % 256) : interesting[next() % interesting.count] }
@@ -192,11 +189,8 @@ import Testing
 /// the text must be exactly `json`'s, for every kind of line, run and glyph.
 @Suite struct WireJSONTests {
     @Test func linesWrittenDirectlyAreTheValuesWritten() throws {
-        var state: UInt64 = 0xDEAD_BEEF_CAFE_F00D
-        func next(_ n: Int) -> Int {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
-            return Int(state >> 1) % n
-        }
+        var random = XorShift64(state: 0xDEAD_BEEF_CAFE_F00D)
+        func next(_ n: Int) -> Int { Int(random.next() >> 1) % n }
         func number() -> Double {
             [0, 1, -3, 12.5, 17.104, -0.001, 1234567.891, 1e15, 3.14159265358979, 1.0 / 3][next(10)]
         }
@@ -224,5 +218,15 @@ import Testing
             #expect(JSONWriter.serialize(result.wireJSON) == expected, "trial \(trial)")
             #expect(try JSONParser.parse(JSONWriter.serialize(result.wireJSON)) == result.json)
         }
+    }
+}
+
+/// A seeded xorshift64 generator: the same pseudo-random test inputs on every run.
+struct XorShift64 {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state ^= state << 13; state ^= state >> 7; state ^= state << 17
+        return state
     }
 }
