@@ -32,8 +32,8 @@ public struct ReusableLayout: Sendable {
         /// layout's font table (what the runs' `font` fields hold).
         var fonts: [UsedFont]
         var fontIndices: [Int]
-        var advances: [Double]
-        var boundaryKinds: [UInt8]
+        /// Its geometry as laid out (nil when the layout kept none).
+        var geometry: ParagraphGeometry?
         /// The bottom of the paragraph's last line, relative to its first line's top.
         var height: Double
     }
@@ -84,7 +84,8 @@ extension LayoutRun {
         guard !previousParagraphs.isEmpty, let candidates = previousByLength[range.end - range.start] else { return nil }
         var styleRuns: [StyleRun]?
         for i in candidates where !usedPrevious.contains(i) {
-            guard previousParagraphs[i].isFirst == isFirst, sameUnits(previousParagraphs[i].text, range.start) else { continue }
+            guard previousParagraphs[i].isFirst == isFirst, !keepsGeometry || previousParagraphs[i].geometry != nil,
+                  sameUnits(previousParagraphs[i].text, range.start) else { continue }
             if styleRuns == nil { styleRuns = request.styleRuns(in: range) }
             guard previousParagraphs[i].styleRuns == styleRuns else { continue }
             usedPrevious.insert(i)
@@ -129,22 +130,7 @@ extension LayoutRun {
         }
         lineParagraph.append(contentsOf: repeatElement(index, count: old.lines.count))
         reserved.append(contentsOf: old.reserved)
-        if !finalAdvances.isEmpty, !old.advances.isEmpty,
-           range.start + old.advances.count <= finalAdvances.count,
-           range.start + old.boundaryKinds.count <= boundaryKinds.count {
-            let atStart = boundaryKinds[range.start]
-            finalAdvances.withUnsafeMutableBufferPointer { all in
-                old.advances.withUnsafeBufferPointer { part in
-                    _ = UnsafeMutableBufferPointer(rebasing: all[range.start..<(range.start + part.count)]).update(fromContentsOf: part)
-                }
-            }
-            boundaryKinds.withUnsafeMutableBufferPointer { all in
-                old.boundaryKinds.withUnsafeBufferPointer { part in
-                    _ = UnsafeMutableBufferPointer(rebasing: all[range.start..<(range.start + part.count)]).update(fromContentsOf: part)
-                }
-            }
-            boundaryKinds[range.start] |= atStart
-        }
+        if keepsGeometry { geometry[index] = old.geometry }
         var kept = old
         kept.start = range.start
         kept.top = top
@@ -186,7 +172,7 @@ extension LayoutRun {
 
     /// Keeps what a later layout may reuse of the paragraph whose lines start at `firstLine`
     /// (its lines themselves are taken in `finish`, once they are placed).
-    mutating func keepReusable(_ range: ParagraphRange, firstLine: Int, isFirst: Bool, top: Double) {
+    mutating func keepReusable(_ range: ParagraphRange, paragraph index: Int, firstLine: Int, top: Double) {
         guard request.keepsReusable, request.reuseKey != nil, firstLine < lines.count else { return }
         var fontIndices: [Int] = []
         for line in lines[firstLine...] {
@@ -195,11 +181,10 @@ extension LayoutRun {
         var height = 0.0
         for line in lines[firstLine...] { height = max(height, line.box.y - top + line.box.height) }
         reusable.append(ReusableLayout.Paragraph(
-            text: Array(text[range.start..<range.end]), styleRuns: request.styleRuns(in: range), isFirst: isFirst,
+            text: Array(text[range.start..<range.end]), styleRuns: request.styleRuns(in: range), isFirst: index == 0,
             lines: [], start: range.start, top: top, reserved: Array(reserved[firstLine...]),
             fonts: fontIndices.map { context.fonts[$0] }, fontIndices: fontIndices,
-            advances: finalAdvances.isEmpty ? [] : Array(finalAdvances[range.start..<range.end]),
-            boundaryKinds: boundaryKinds.isEmpty ? [] : Array(boundaryKinds[range.start..<range.end]),
+            geometry: keepsGeometry ? geometry[index] : nil,
             height: height))
         reusableLines.append(KeptLines(range: firstLine..<lines.count, unchanged: false))
     }

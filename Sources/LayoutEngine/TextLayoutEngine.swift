@@ -106,10 +106,12 @@ struct LayoutRun {
     var lineParagraph: [Int] = []
     /// Room each line's slot leaves unused in the box (indents, exclusions), for the used width.
     var reserved: [Double] = []
-    /// Advances as laid out, per UTF-16 unit of the whole text (for geometry queries).
-    var finalAdvances: [Double]
-    /// Per offset: whether it is a grapheme boundary, a shaping-cluster boundary.
-    var boundaryKinds: [UInt8]
+    /// Whether the layout keeps the geometry queries read (positions, boundary bits).
+    let keepsGeometry: Bool
+    /// The text's paragraphs, and the geometry of each as laid out or taken over (nil: not
+    /// laid out, after a truncation); the text-wide arrays are put together in `finish`.
+    var paragraphs: [ParagraphRange] = []
+    var geometry: [ParagraphGeometry?] = []
     var truncated = false
     /// Paragraphs kept for reuse, and the previous layout's paragraphs by length / taken.
     var reusable: [ReusableLayout.Paragraph] = []
@@ -134,13 +136,7 @@ struct LayoutRun {
         self.text = text
         self.context = ParagraphContext(engine: engine, request: request)
         self.wantsRuns = request.detail >= .runs || request.keepsGeometry
-        let geometry = request.keepsGeometry || request.detail >= .runs
-        self.finalAdvances = geometry ? [Double](repeating: 0, count: text.count) : []
-        self.boundaryKinds = geometry ? [UInt8](repeating: 0, count: text.count + 1) : []
-        if geometry {
-            boundaryKinds[0] = TextLayout.graphemeBoundary | TextLayout.clusterBoundary
-            boundaryKinds[text.count] = TextLayout.graphemeBoundary | TextLayout.clusterBoundary
-        }
+        self.keepsGeometry = request.keepsGeometry || request.detail >= .runs
         self.boxLeft = request.insets.left
         self.boxRight = request.width.map { $0 - request.insets.right }
         if let previous = request.previous, let key = request.reuseKey, previous.key == key {
@@ -161,6 +157,8 @@ struct LayoutRun {
 
     mutating func layout() throws -> TextLayout {
         let paragraphs = paragraphRanges(text)
+        self.paragraphs = paragraphs
+        if keepsGeometry { geometry = [ParagraphGeometry?](repeating: nil, count: paragraphs.count) }
         let style = request.paragraph
         var y = request.insets.top
         let limit = request.truncation.mode == .head ? nil : request.maxLines
@@ -230,7 +228,7 @@ struct LayoutRun {
                 y += band
             }
             record(p, final)
-            keepReusable(range, firstLine: firstLineOfParagraph, isFirst: index == 0, top: paragraphTop ?? y)
+            keepReusable(range, paragraph: index, firstLine: firstLineOfParagraph, top: paragraphTop ?? y)
             if index < paragraphs.count - 1 { y += style.paragraphSpacing }
         }
         if request.truncation.mode == .head, let maxLines = request.maxLines, lines.count > maxLines {
@@ -249,23 +247,43 @@ struct LayoutRun {
         reserved.append(max(0, room))
     }
 
-    /// Writes a paragraph's advances as laid out into the text-wide array.
+    /// Keeps a paragraph's geometry as laid out: the running sum of its final advances and
+    /// its grapheme, shaping-cluster and character-start bits (replacing what an earlier
+    /// call for the same paragraph kept).
     mutating func record(_ p: ShapedParagraph, _ final: [Double]) {
-        guard !finalAdvances.isEmpty else { return }
-        for i in 0..<final.count { finalAdvances[p.range.start + i] = final[i] }
-        // Grapheme and shaping-cluster boundaries, for carets and hit-testing.
-        for i in 0..<p.count where !(i > 0 && p.text[i] & 0xFC00 == 0xDC00 && p.text[i - 1] & 0xFC00 == 0xD800) {
-            boundaryKinds[p.range.start + i] |= TextLayout.characterStart
+        guard keepsGeometry else { return }
+        let index = paragraphs.partitionPoint { $0.start < p.range.start }
+        guard index < paragraphs.count, paragraphs[index] == p.range else { return }
+        let length = p.range.end - p.range.start
+        let content = min(final.count, length)
+        let positions = [Double](unsafeUninitializedCapacity: length + 1) { out, count in
+            var sum = 0.0
+            out[0] = 0
+            for i in 0..<content {
+                sum += final[i]
+                out[i + 1] = sum
+            }
+            // The separator has no advance.
+            for i in content..<length { out[i + 1] = sum }
+            count = length + 1
         }
-        for i in p.range.contentEnd..<p.range.end { boundaryKinds[i] |= TextLayout.characterStart }
-        for g in p.graphemes { boundaryKinds[p.range.start + Int(g)] |= TextLayout.graphemeBoundary }
-        for run in p.runs {
-            boundaryKinds[p.range.start + run.start] |= TextLayout.clusterBoundary
-            for glyph in run.glyphs { boundaryKinds[p.range.start + Int(glyph.cluster)] |= TextLayout.clusterBoundary }
+        var kinds = [UInt8](repeating: TextLayout.characterStart, count: length)
+        kinds.withUnsafeMutableBufferPointer { kinds in
+            // Second halves of surrogate pairs start no character.
+            for i in 1..<max(p.count, 1) where p.text[i] & 0xFC00 == 0xDC00 && p.text[i - 1] & 0xFC00 == 0xD800 {
+                kinds[i] = 0
+            }
+            for g in p.graphemes where Int(g) < length { kinds[Int(g)] |= TextLayout.graphemeBoundary }
+            for run in p.runs {
+                if run.start < length { kinds[run.start] |= TextLayout.clusterBoundary }
+                for glyph in run.glyphs where Int(glyph.cluster) < length {
+                    kinds[Int(glyph.cluster)] |= TextLayout.clusterBoundary
+                }
+            }
+            let contentEnd = p.range.contentEnd - p.range.start
+            if contentEnd < length { kinds[contentEnd] |= TextLayout.graphemeBoundary | TextLayout.clusterBoundary }
         }
-        let all = TextLayout.graphemeBoundary | TextLayout.clusterBoundary
-        boundaryKinds[p.range.contentEnd] |= all
-        boundaryKinds[p.range.end] |= all
+        geometry[index] = ParagraphGeometry(positions: positions, kinds: kinds)
     }
 
     /// The width of the hyphen a soft hyphen shows, in the style at the paragraph's start.
@@ -382,22 +400,7 @@ struct LayoutRun {
                 _ = context.fontNumber(primary, style: request.styles[0])
             }
         }
-        var positions: [Double] = []
-        if !finalAdvances.isEmpty {
-            positions = finalAdvances.withUnsafeBufferPointer { advances in
-                [Double](unsafeUninitializedCapacity: advances.count + 1) { out, count in
-                    var sum = 0.0
-                    out[0] = 0
-                    for i in 0..<advances.count {
-                        sum += advances[i]
-                        out[i + 1] = sum
-                    }
-                    count = advances.count + 1
-                }
-            }
-        } else if request.keepsGeometry && request.text.isEmpty {
-            positions = [0]   // the empty text: one caret position, at its start
-        }
+        let (positions, boundaryKinds) = keepsGeometry ? textGeometry() : ([], [])
         let bottom = boxes.last.map { $0.y + $0.height } ?? request.insets.top
         let reuse = request.keepsReusable
             ? request.reuseKey.map { ReusableLayout(key: $0, paragraphs: reusable) } : nil
@@ -407,4 +410,56 @@ struct LayoutRun {
                           positions: positions, boundaryKinds: boundaryKinds, reusable: reuse,
                           reusedParagraphs: reusedParagraphs)
     }
+
+    /// The text-wide geometry from the paragraphs': `positions[i]`, the sum of the final
+    /// advances of units `0..<i` (count + 1 values, each paragraph's added to the sum before
+    /// it, so a paragraph taken over gives the values a fresh layout gives), and the boundary
+    /// bits per offset (count + 1). A paragraph not laid out (after truncation) adds no width
+    /// and has no bits.
+    func textGeometry() -> (positions: [Double], kinds: [UInt8]) {
+        let n = text.count
+        let all = TextLayout.graphemeBoundary | TextLayout.clusterBoundary
+        let positions = [Double](unsafeUninitializedCapacity: n + 1) { out, count in
+            var base = 0.0
+            for (i, range) in paragraphs.enumerated() {
+                let length = range.end - range.start
+                if let g = geometry[i], g.positions.count == length + 1 {
+                    g.positions.withUnsafeBufferPointer { rel in
+                        let to = out.baseAddress! + range.start
+                        for k in 0..<length { to[k] = base + rel[k] }
+                        base += rel[length]
+                    }
+                } else {
+                    (out.baseAddress! + range.start).initialize(repeating: base, count: length)
+                }
+            }
+            out[n] = base
+            count = n + 1
+        }
+        let kinds = [UInt8](unsafeUninitializedCapacity: n + 1) { out, count in
+            for (i, range) in paragraphs.enumerated() {
+                let length = range.end - range.start
+                let to = out.baseAddress! + range.start
+                if let g = geometry[i], g.kinds.count == length {
+                    g.kinds.withUnsafeBufferPointer { to.initialize(from: $0.baseAddress!, count: length) }
+                } else {
+                    to.initialize(repeating: 0, count: length)
+                }
+            }
+            out[n] = all
+            out[0] |= all
+            for (i, range) in paragraphs.enumerated() where geometry[i] != nil { out[range.end] |= all }
+            count = n + 1
+        }
+        return (positions, kinds)
+    }
+}
+
+/// One paragraph's share of the geometry queries read, relative to its start: `positions[k]`,
+/// the sum of the final advances of its units `0..<k` (length + 1 values), and each unit's
+/// boundary bits (`TextLayout.graphemeBoundary` and the others). Shared, not copied, when a
+/// later layout takes the paragraph over.
+struct ParagraphGeometry: Sendable {
+    var positions: [Double]
+    var kinds: [UInt8]
 }
