@@ -79,16 +79,34 @@ extension LayoutRequest {
 }
 
 extension LayoutRun {
-    /// The previous layout's paragraph with this text and these styles, if one can be reused.
-    mutating func reusableParagraph(_ range: ParagraphRange, isFirst: Bool) -> ReusableLayout.Paragraph? {
-        guard !previousParagraphs.isEmpty, let candidates = previousByLength[range.end - range.start] else { return nil }
+    /// The previous layout's paragraph with this text and these styles, if one can be reused:
+    /// the one `paragraphRanges` found in place, else one of the same length and units.
+    mutating func reusableParagraph(_ range: ParagraphRange, paragraph index: Int) -> ReusableLayout.Paragraph? {
+        guard !previousParagraphs.isEmpty else { return nil }
+        let isFirst = index == 0
         var styleRuns: [StyleRun]?
-        for i in candidates where !usedPrevious.contains(i) {
-            guard previousParagraphs[i].isFirst == isFirst, !keepsGeometry || previousParagraphs[i].geometry != nil,
-                  sameUnits(previousParagraphs[i].text, range.start) else { continue }
+        func usable(_ i: Int) -> Bool {
+            guard !usedPrevious[i], previousParagraphs[i].isFirst == isFirst,
+                  !keepsGeometry || previousParagraphs[i].geometry != nil else { return false }
             if styleRuns == nil { styleRuns = request.styleRuns(in: range) }
-            guard previousParagraphs[i].styleRuns == styleRuns else { continue }
-            usedPrevious.insert(i)
+            return previousParagraphs[i].styleRuns == styleRuns
+        }
+        if index < matches.count, matches[index] >= 0, usable(matches[index]) {
+            usedPrevious[matches[index]] = true
+            return previousParagraphs[matches[index]]
+        }
+        if previousByLength == nil {
+            var byLength: [Int: [Int]] = [:]
+            var found = [Bool](repeating: false, count: previousParagraphs.count)
+            for m in matches where m >= 0 { found[m] = true }
+            for i in previousParagraphs.indices where !found[i] {
+                byLength[previousParagraphs[i].text.count, default: []].append(i)
+            }
+            previousByLength = byLength
+        }
+        guard let candidates = previousByLength?[range.end - range.start] else { return nil }
+        for i in candidates where sameUnits(previousParagraphs[i].text, range.start) && usable(i) {
+            usedPrevious[i] = true
             return previousParagraphs[i]
         }
         return nil

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Lays out text: splits paragraphs, resolves bidi levels, scripts, styles and a font per
 /// grapheme cluster (with fontconfig fallback), shapes runs with HarfBuzz, finds line-break
 /// opportunities with ICU, fills each line's slot greedily (indents, insets, exclusions),
@@ -94,6 +96,81 @@ func paragraphRanges(_ text: UnsafeBufferPointer<UInt16>) -> [ParagraphRange] {
     return result
 }
 
+/// `paragraphRanges(text)` for text that is an edit of a text whose paragraphs (separators
+/// included) were `previous`: the previous paragraphs found unchanged at the start of the
+/// text and at its end are compared (memcmp), not scanned again; only the text between them
+/// is. Also returns, per paragraph, the index of the previous paragraph it is found as
+/// (-1: none), so reuse need not look it up.
+func paragraphRanges<Previous: RandomAccessCollection<[UInt16]>>(
+    _ text: UnsafeBufferPointer<UInt16>, previous: Previous
+) -> (ranges: [ParagraphRange], matches: [Int]) where Previous.Index == Int {
+    let n = text.count
+    guard let base = text.baseAddress, !previous.isEmpty else { return (paragraphRanges(text), []) }
+    @inline(__always) func isSeparator(_ u: UInt16) -> Bool { u == 0x0A || u == 0x0D || u == 0x85 || u == 0x2029 }
+    /// Whether `units` are the text's from `start` on.
+    func same(_ units: [UInt16], at start: Int) -> Bool {
+        guard start >= 0, start + units.count <= n else { return false }
+        return units.withUnsafeBufferPointer { u in
+            u.isEmpty || memcmp(u.baseAddress!, base + start, u.count * 2) == 0
+        }
+    }
+    /// The length of the separator ending a paragraph's units (0: none, the text's last).
+    func separatorLength(_ units: [UInt16]) -> Int {
+        guard let last = units.last, isSeparator(last) else { return 0 }
+        return last == 0x0A && units.count >= 2 && units[units.count - 2] == 0x0D ? 2 : 1
+    }
+    var ranges: [ParagraphRange] = [], matches: [Int] = []
+    ranges.reserveCapacity(previous.count + 4)
+    matches.reserveCapacity(previous.count + 4)
+    // From the start: each previous paragraph (ending in a separator) where the last ended.
+    var cursor = 0, i = previous.startIndex
+    while i < previous.endIndex {
+        let units = previous[i]
+        let separator = separatorLength(units)
+        guard separator > 0, same(units, at: cursor) else { break }
+        let end = cursor + units.count
+        if units[units.count - 1] == 0x0D, end < n, base[end] == 0x0A { break }   // CR now followed by LF
+        ranges.append(ParagraphRange(start: cursor, contentEnd: end - separator, end: end))
+        matches.append(i)
+        cursor = end
+        i += 1
+    }
+    // From the end: each previous paragraph (not taken above) ending where the next begins,
+    // with a separator before it (or the paragraphs taken from the start).
+    var tail: [(start: Int, index: Int)] = []
+    var limit = n
+    var j = previous.endIndex - 1
+    while j >= i {
+        let units = previous[j]
+        let start = limit - units.count
+        guard start >= cursor, same(units, at: start) else { break }
+        if start > cursor {
+            let before = base[start - 1]
+            guard isSeparator(before), !(before == 0x0D && start < n && base[start] == 0x0A) else { break }
+        }
+        tail.append((start, j))
+        limit = start
+        j -= 1
+    }
+    // Between them: scanned. Before a paragraph found at the end the text ends in a
+    // separator, so the scan's last, empty paragraph is not one.
+    if cursor < limit || tail.isEmpty {
+        var middle = paragraphRanges(UnsafeBufferPointer(rebasing: text[cursor..<limit]))
+        if !tail.isEmpty { middle.removeLast() }
+        for r in middle {
+            ranges.append(ParagraphRange(start: r.start + cursor, contentEnd: r.contentEnd + cursor, end: r.end + cursor))
+            matches.append(-1)
+        }
+    }
+    for (start, index) in tail.reversed() {
+        let units = previous[index]
+        let end = start + units.count
+        ranges.append(ParagraphRange(start: start, contentEnd: end - separatorLength(units), end: end))
+        matches.append(index)
+    }
+    return (ranges, matches)
+}
+
 /// One layout in progress: paragraphs top to bottom, each line in the slots its band leaves
 /// free, spacing between lines and paragraphs, truncation at `maxLines`, then alignment.
 struct LayoutRun {
@@ -117,12 +194,15 @@ struct LayoutRun {
     var reusable: [ReusableLayout.Paragraph] = []
     /// The lines of each of `reusable`'s paragraphs.
     var reusableLines: [KeptLines] = []
-    var previousByLength: [Int: [Int]] = [:]
+    /// Made on the first lookup, of the previous paragraphs not found in place.
+    var previousByLength: [Int: [Int]]?
     /// The previous layout's paragraphs when its key matches this request's (else none).
     var previousParagraphs: [ReusableLayout.Paragraph] = []
     /// The last font table mapped by `reuse` (most paragraphs share one).
     var lastFontMap: (fonts: [UsedFont], numbers: [Int])?
-    var usedPrevious: Set<Int> = []
+    var usedPrevious: [Bool] = []
+    /// Per paragraph, the previous paragraph found at its place by `paragraphRanges` (-1: none).
+    var matches: [Int] = []
     var reusedParagraphs = 0
     var hiddenRange: Range<Int>?
     var visibleRanges: [Range<Int>] = []
@@ -141,11 +221,9 @@ struct LayoutRun {
         self.boxRight = request.width.map { $0 - request.insets.right }
         if let previous = request.previous, let key = request.reuseKey, previous.key == key {
             previousParagraphs = previous.paragraphs
+            usedPrevious = [Bool](repeating: false, count: previous.paragraphs.count)
             var lineCount = 0
-            for (i, p) in previous.paragraphs.enumerated() {
-                previousByLength[p.text.count, default: []].append(i)
-                lineCount += p.lines.count
-            }
+            for i in previous.paragraphs.indices { lineCount += previous.paragraphs[i].lines.count }
             // An edit usually keeps nearly every line: room for them all, grown once.
             lines.reserveCapacity(lineCount + 8)
             lineParagraph.reserveCapacity(lineCount + 8)
@@ -156,7 +234,12 @@ struct LayoutRun {
     }
 
     mutating func layout() throws -> TextLayout {
-        let paragraphs = paragraphRanges(text)
+        let paragraphs: [ParagraphRange]
+        if previousParagraphs.isEmpty {
+            paragraphs = paragraphRanges(text)
+        } else {
+            (paragraphs, matches) = paragraphRanges(text, previous: previousParagraphs.lazy.map(\.text))
+        }
         self.paragraphs = paragraphs
         if keepsGeometry { geometry = [ParagraphGeometry?](repeating: nil, count: paragraphs.count) }
         let style = request.paragraph
@@ -165,7 +248,7 @@ struct LayoutRun {
         paragraphLoop: for (index, range) in paragraphs.enumerated() {
             if let stop = request.shouldStop?() { throw stop }
             if index > 0 { y += style.paragraphSpacingBefore }
-            if let old = reusableParagraph(range, isFirst: index == 0) {
+            if let old = reusableParagraph(range, paragraph: index) {
                 if !lines.isEmpty { y += style.lineSpacing }
                 reuse(old, at: range, paragraph: index, top: y)
                 y += old.height

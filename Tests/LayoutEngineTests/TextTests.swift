@@ -39,6 +39,38 @@ import Testing
         }
     }
 
+    /// An edited text's paragraphs, found by comparing the previous text's paragraphs at the
+    /// start and the end and scanning only between them, must be the paragraphs a whole scan
+    /// finds; each paragraph said to be found must have that previous paragraph's units. Edits
+    /// that make and split CR LF, remove and add separators, at the ends and in the middle.
+    @Test func editedTextSplitsAsAWholeScan() {
+        let pool: [[UInt16]] = [[0x61], [0x62, 0x63], [0x0A], [0x0D], [0x0D, 0x0A], [0x85], [0x2029], [0x4E00]]
+        var random = XorShift64(state: 0x2545_F491_4F6C_DD1D)
+        func pick(_ n: Int) -> Int { Int(random.next() >> 1) % max(n, 1) }
+        func piece() -> [UInt16] { (0..<pick(4)).flatMap { _ in pool[pick(pool.count)] } }
+        var found = 0
+        for _ in 0..<20_000 {
+            var old: [UInt16] = []
+            for _ in 0..<pick(10) { old += piece() }
+            let previous = old.withUnsafeBufferPointer { paragraphRanges($0) }.map { Array(old[$0.start..<$0.end]) }
+            var new = old
+            for _ in 0...pick(2) {
+                let a = pick(new.count + 1), b = min(new.count, a + pick(4))
+                new.replaceSubrange(a..<b, with: piece())
+            }
+            let whole = new.withUnsafeBufferPointer { paragraphRanges($0) }
+            let (ranges, matches) = new.withUnsafeBufferPointer { paragraphRanges($0, previous: previous) }
+            #expect(ranges == whole, "\(old) → \(new)")
+            #expect(matches.count == ranges.count)
+            for (range, m) in zip(ranges, matches) where m >= 0 {
+                #expect(previous[m] == Array(new[range.start..<range.end]), "\(old) → \(new): paragraph \(range)")
+                found += 1
+            }
+            #expect(Set(matches.filter { $0 >= 0 }).count == matches.filter { $0 >= 0 }.count, "a previous paragraph found twice")
+        }
+        #expect(found > 20_000, "paragraphs are found in place")
+    }
+
     @Test func paragraphSeparators() {
         #expect(paragraphs("ab") == [ParagraphRange(start: 0, contentEnd: 2, end: 2)])
         #expect(paragraphs("a\nb\r\nc\rd\u{2029}e\u{85}f") == [
