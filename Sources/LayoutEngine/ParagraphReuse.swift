@@ -79,21 +79,15 @@ extension LayoutRequest {
 }
 
 extension LayoutRun {
-    /// The previous layout's paragraph with this text and these styles, if one can be reused:
-    /// the one `paragraphRanges` found in place, else one of the same length and units.
-    mutating func reusableParagraph(_ range: ParagraphRange, paragraph index: Int) -> ReusableLayout.Paragraph? {
+    /// The index of the previous layout's paragraph with this text and these styles, if one
+    /// can be reused: the one `paragraphRanges` found in place, else one of the same length
+    /// and units.
+    mutating func reusableParagraph(_ range: ParagraphRange, paragraph index: Int) -> Int? {
         guard !previousParagraphs.isEmpty else { return nil }
-        let isFirst = index == 0
         var styleRuns: [StyleRun]?
-        func usable(_ i: Int) -> Bool {
-            guard !usedPrevious[i], previousParagraphs[i].isFirst == isFirst,
-                  !keepsGeometry || previousParagraphs[i].geometry != nil else { return false }
-            if styleRuns == nil { styleRuns = request.styleRuns(in: range) }
-            return previousParagraphs[i].styleRuns == styleRuns
-        }
-        if index < matches.count, matches[index] >= 0, usable(matches[index]) {
+        if index < matches.count, matches[index] >= 0, canReuse(matches[index], range, paragraph: index, styleRuns: &styleRuns) {
             usedPrevious[matches[index]] = true
-            return previousParagraphs[matches[index]]
+            return matches[index]
         }
         if previousByLength == nil {
             var byLength: [Int: [Int]] = [:]
@@ -105,11 +99,22 @@ extension LayoutRun {
             previousByLength = byLength
         }
         guard let candidates = previousByLength?[range.end - range.start] else { return nil }
-        for i in candidates where sameUnits(previousParagraphs[i].text, range.start) && usable(i) {
+        for i in candidates where sameUnits(previousParagraphs[i].text, range.start)
+            && canReuse(i, range, paragraph: index, styleRuns: &styleRuns) {
             usedPrevious[i] = true
-            return previousParagraphs[i]
+            return i
         }
         return nil
+    }
+
+    /// Whether previous paragraph `i`, with the same units as `range`, can stand for it:
+    /// not taken yet, first or not as it is, with its geometry when this layout keeps it, and
+    /// the same style runs (`styleRuns`: those of `range`, found on first need).
+    private mutating func canReuse(_ i: Int, _ range: ParagraphRange, paragraph index: Int, styleRuns: inout [StyleRun]?) -> Bool {
+        guard !usedPrevious[i], previousParagraphs[i].isFirst == (index == 0),
+              !keepsGeometry || previousParagraphs[i].geometry != nil else { return false }
+        if styleRuns == nil { styleRuns = request.styleRuns(in: range) }
+        return previousParagraphs[i].styleRuns == styleRuns
     }
 
     /// Whether `units` are the text's units from `start` on (memcmp).
@@ -124,32 +129,33 @@ extension LayoutRun {
     /// Takes over a previous paragraph's lines at `range`, from `top` down. Lines at the
     /// place they had are taken as they are (their runs are shared, not copied); moved lines
     /// have their offsets, y and font numbers changed.
-    mutating func reuse(_ old: ReusableLayout.Paragraph, at range: ParagraphRange, paragraph index: Int, top: Double) {
+    mutating func reuse(_ previousIndex: Int, at range: ParagraphRange, paragraph index: Int, top: Double) {
+        // The one copy: kept for the next layout, moved to its new place below.
+        var kept = previousParagraphs[previousIndex]
         let newFonts: [Int]
-        if let last = lastFontMap, last.fonts == old.fonts {
+        if let last = lastFontMap, last.fonts == kept.fonts {
             newFonts = last.numbers
         } else {
-            newFonts = old.fonts.map { context.fontNumber($0) }
-            lastFontMap = (old.fonts, newFonts)
+            newFonts = kept.fonts.map { context.fontNumber($0) }
+            lastFontMap = (kept.fonts, newFonts)
         }
-        let sameFonts = newFonts == old.fontIndices
-        let delta = range.start - old.start, dy = top - old.top
+        let sameFonts = newFonts == kept.fontIndices
+        let delta = range.start - kept.start, dy = top - kept.top
         var fontMap: [Int] = []
         if !sameFonts {
-            fontMap = [Int](repeating: 0, count: (old.fontIndices.max() ?? 0) + 1)
-            for (k, i) in old.fontIndices.enumerated() { fontMap[i] = newFonts[k] }
+            fontMap = [Int](repeating: 0, count: (kept.fontIndices.max() ?? 0) + 1)
+            for (k, i) in kept.fontIndices.enumerated() { fontMap[i] = newFonts[k] }
         }
         let first = lines.count
-        lines.reserveCapacity(lines.count + old.lines.count)
+        lines.reserveCapacity(lines.count + kept.lines.count)
         if delta == 0, dy == 0, sameFonts {
-            lines.append(contentsOf: old.lines)   // where they were: shared as they are
+            lines.append(contentsOf: kept.lines)   // where they were: shared as they are
         } else {
-            reuseMoved(old.lines, delta: delta, dy: dy, fontMap: sameFonts ? nil : fontMap)
+            reuseMoved(kept.lines, delta: delta, dy: dy, fontMap: sameFonts ? nil : fontMap)
         }
-        lineParagraph.append(contentsOf: repeatElement(index, count: old.lines.count))
-        reserved.append(contentsOf: old.reserved)
-        if keepsGeometry { geometry[index] = old.geometry }
-        var kept = old
+        lineParagraph.append(contentsOf: repeatElement(index, count: kept.lines.count))
+        reserved.append(contentsOf: kept.reserved)
+        if keepsGeometry { geometry[index] = kept.geometry }
         kept.start = range.start
         kept.top = top
         kept.fontIndices = newFonts

@@ -238,7 +238,10 @@ struct LayoutRun {
         if previousParagraphs.isEmpty {
             paragraphs = paragraphRanges(text)
         } else {
-            (paragraphs, matches) = paragraphRanges(text, previous: previousParagraphs.lazy.map(\.text))
+            var texts: [[UInt16]] = []
+            texts.reserveCapacity(previousParagraphs.count)
+            for i in previousParagraphs.indices { texts.append(previousParagraphs[i].text) }
+            (paragraphs, matches) = paragraphRanges(text, previous: texts)
         }
         self.paragraphs = paragraphs
         if keepsGeometry { geometry = [ParagraphGeometry?](repeating: nil, count: paragraphs.count) }
@@ -248,10 +251,10 @@ struct LayoutRun {
         paragraphLoop: for (index, range) in paragraphs.enumerated() {
             if let stop = request.shouldStop?() { throw stop }
             if index > 0 { y += style.paragraphSpacingBefore }
-            if let old = reusableParagraph(range, paragraph: index) {
+            if let previousIndex = reusableParagraph(range, paragraph: index) {
                 if !lines.isEmpty { y += style.lineSpacing }
-                reuse(old, at: range, paragraph: index, top: y)
-                y += old.height
+                reuse(previousIndex, at: range, paragraph: index, top: y)
+                y += previousParagraphs[previousIndex].height
                 if index < paragraphs.count - 1 { y += style.paragraphSpacing }
                 continue
             }
