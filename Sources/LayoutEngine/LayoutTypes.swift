@@ -323,6 +323,10 @@ public struct TextLayout: Sendable {
     public var reusable: ReusableLayout?
     /// How many paragraphs were taken over from `previous` rather than laid out.
     public var reusedParagraphs: Int
+    /// How many runs and glyphs the lines hold, counted as lines are made or taken over (for
+    /// memory accounting, without a pass over every line).
+    public var runCount = 0
+    public var glyphCount = 0
 
     static let graphemeBoundary: UInt8 = 1
     static let clusterBoundary: UInt8 = 2

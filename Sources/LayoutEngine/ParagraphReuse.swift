@@ -36,6 +36,9 @@ public struct ReusableLayout: Sendable {
         var geometry: ParagraphGeometry?
         /// The bottom of the paragraph's last line, relative to its first line's top.
         var height: Double
+        /// How many runs and glyphs its lines hold.
+        var runCount: Int
+        var glyphCount: Int
     }
 
     var key: Key
@@ -162,6 +165,8 @@ extension LayoutRun {
         reusable.append(kept)
         reusableLines.append(KeptLines(range: first..<lines.count, unchanged: delta == 0 && dy == 0 && sameFonts))
         reusedParagraphs += 1
+        runCount += kept.runCount
+        glyphCount += kept.glyphCount
     }
 
     /// Appends a previous paragraph's lines moved by `delta` UTF-16 units and `dy` points,
@@ -196,7 +201,8 @@ extension LayoutRun {
 
     /// Keeps what a later layout may reuse of the paragraph whose lines start at `firstLine`
     /// (its lines themselves are taken in `finish`, once they are placed).
-    mutating func keepReusable(_ range: ParagraphRange, paragraph index: Int, firstLine: Int, top: Double) {
+    mutating func keepReusable(_ range: ParagraphRange, paragraph index: Int, firstLine: Int, top: Double,
+                               counts: (runs: Int, glyphs: Int)) {
         guard request.keepsReusable, request.reuseKey != nil, firstLine < lines.count else { return }
         var fontIndices: [Int] = []
         for line in lines[firstLine...] {
@@ -209,7 +215,7 @@ extension LayoutRun {
             lines: [], start: range.start, top: top, reserved: Array(reserved[firstLine...]),
             fonts: fontIndices.map { context.fonts[$0] }, fontIndices: fontIndices,
             geometry: keepsGeometry ? geometry[index] : nil,
-            height: height))
+            height: height, runCount: counts.runs, glyphCount: counts.glyphs))
         reusableLines.append(KeptLines(range: firstLine..<lines.count, unchanged: false))
     }
 

@@ -204,6 +204,9 @@ struct LayoutRun {
     /// Per paragraph, the previous paragraph found at its place by `paragraphRanges` (-1: none).
     var matches: [Int] = []
     var reusedParagraphs = 0
+    /// Runs and glyphs of the lines made or taken over so far.
+    var runCount = 0
+    var glyphCount = 0
     var hiddenRange: Range<Int>?
     var visibleRanges: [Range<Int>] = []
     let wantsRuns: Bool
@@ -259,6 +262,7 @@ struct LayoutRun {
                 continue
             }
             let firstLineOfParagraph = lines.count
+            let runsBefore = runCount, glyphsBefore = glyphCount
             var paragraphTop: Double?
             let p = try context.shape(text, range)
             var final = p.advances
@@ -314,7 +318,8 @@ struct LayoutRun {
                 y += band
             }
             record(p, final)
-            keepReusable(range, paragraph: index, firstLine: firstLineOfParagraph, top: paragraphTop ?? y)
+            keepReusable(range, paragraph: index, firstLine: firstLineOfParagraph, top: paragraphTop ?? y,
+                         counts: (runCount - runsBefore, glyphCount - glyphsBefore))
             if index < paragraphs.count - 1 { y += style.paragraphSpacing }
         }
         if request.truncation.mode == .head, let maxLines = request.maxLines, lines.count > maxLines {
@@ -327,6 +332,8 @@ struct LayoutRun {
     /// Keeps a line, with the room its slot leaves unused.
     mutating func append(_ line: AssembledLine, paragraph: Int, lead: Double) {
         lines.append(line)
+        runCount += line.box.runs.count
+        for run in line.box.runs { glyphCount += run.glyphs.count }
         lineParagraph.append(paragraph)
         let inner = boxRight.map { $0 - boxLeft }
         let room = inner.map { $0 - (line.slot.width ?? 0) } ?? (lead + request.paragraph.tailIndent)
@@ -487,6 +494,15 @@ struct LayoutRun {
             }
         }
         let (positions, boundaryKinds) = keepsGeometry ? textGeometry() : ([], [])
+        if truncated {
+            // Truncation dropped and replaced lines (at most `maxLines` are left): counted again.
+            runCount = 0
+            glyphCount = 0
+            for box in boxes {
+                runCount += box.runs.count
+                for run in box.runs { glyphCount += run.glyphs.count }
+            }
+        }
         let bottom = boxes.last.map { $0.y + $0.height } ?? request.insets.top
         let reuse = request.keepsReusable
             ? request.reuseKey.map { ReusableLayout(key: $0, paragraphs: reusable) } : nil
@@ -494,7 +510,8 @@ struct LayoutRun {
                           height: bottom + request.insets.bottom, fonts: context.fonts, truncated: truncated,
                           visibleRanges: visibleRanges, hiddenRange: hiddenRange, tokenRect: tokenRect,
                           positions: positions, boundaryKinds: boundaryKinds, reusable: reuse,
-                          reusedParagraphs: reusedParagraphs)
+                          reusedParagraphs: reusedParagraphs, runCount: wantsRuns ? runCount : 0,
+                          glyphCount: wantsRuns ? glyphCount : 0)
     }
 
     /// The text-wide geometry from the paragraphs': `positions[i]`, the sum of the final

@@ -60,14 +60,9 @@ final class RetainedLayout: Sendable {
         }
         regions.sort { ($0.start, $0.end) < ($1.start, $1.end) }
         self.regions = regions
-        // Counted in place (a copy of each line would cost a retain and a release).
-        var runCount = 0, glyphCount = 0
-        layout.lines.withUnsafeBufferPointer { lines in
-            for i in lines.indices {
-                runCount += lines[i].runs.count
-                for r in lines[i].runs.indices { glyphCount += lines[i].runs[r].glyphs.count }
-            }
-        }
+        // Counted by the engine as it made or took over the lines (a pass over every line
+        // and run here would cost an update about as much as its layout).
+        let runCount = layout.runCount, glyphCount = layout.glyphCount
         // Text, advances and boundaries, lines with their runs and glyphs, regions; the lines
         // twice over when kept for reuse by updates.
         let copies = layout.reusable == nil ? 1 : 2

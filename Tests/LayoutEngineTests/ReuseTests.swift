@@ -19,6 +19,31 @@ import Testing
         }
     }
 
+    func runs(_ layout: TextLayout) -> Int { layout.lines.reduce(0) { $0 + $1.runs.count } }
+    func glyphs(_ layout: TextLayout) -> Int {
+        layout.lines.reduce(0) { $0 + $1.runs.reduce(0) { $0 + $1.glyphs.count } }
+    }
+
+    /// The counts memory accounting reads are the lines' own, after truncation too (which
+    /// drops and replaces lines), and zero when the result keeps no runs.
+    @Test func runAndGlyphCountsAreTheLines() throws {
+        let corpus = try ShapeCacheTests.corpus()
+        let text = corpus.prefix(6).map(\.text).joined(separator: "\n")
+        for mode in Truncation.Mode.allCases {
+            for maxLines in [nil, 1, 3] as [Int?] {
+                var r = LayoutRequest(text: utf16(text), width: 240, font: FontDescriptor(family: "Noto Sans", size: 16),
+                                      detail: .runs)
+                r.maxLines = maxLines
+                r.truncation = Truncation(mode: mode)
+                let layout = try sharedEngine.layout(r)
+                #expect(layout.runCount == runs(layout) && layout.glyphCount == glyphs(layout), "\(mode) \(String(describing: maxLines))")
+                #expect(layout.runCount > 0)
+            }
+        }
+        let plain = try sharedEngine.layout(LayoutRequest(text: utf16(text), width: 240))
+        #expect(plain.runCount == 0 && plain.glyphCount == 0 && runs(plain) == 0)
+    }
+
     @Test func editedDocumentsLayOutAsFresh() throws {
         let corpus = try ShapeCacheTests.corpus()
         var generator = XorShift64(state: 0x5DEE_CE66_D1CE_4E5D)
@@ -62,6 +87,9 @@ import Testing
                 // same way whether the paragraph was laid out or taken over.
                 #expect(updated.positions == fresh.positions && updated.boundaryKinds == fresh.boundaryKinds,
                         "trial \(trial): geometry differs")
+                #expect(updated.runCount == runs(updated) && updated.glyphCount == glyphs(updated)
+                        && fresh.runCount == runs(fresh) && fresh.glyphCount == glyphs(fresh),
+                        "trial \(trial): run and glyph counts are the lines'")
                 reused += updated.reusedParagraphs
                 previous = updated.reusable
             }
