@@ -79,18 +79,19 @@ public struct JSONWriter {
             return
         }
         // Fast path for values with at most three decimals (coordinates are rounded to 1/1000
-        // point): integer part, point, fraction without trailing zeros.
-        if abs(d) < 1e12, var thousandths = Int64(exactly: d * 1000) {
-            if thousandths < 0 { bytes.append(UInt8(ascii: "-")); thousandths = -thousandths }
-            writeInteger(thousandths / 1000)
-            var fraction = thousandths % 1000
-            bytes.append(UInt8(ascii: "."))
+        // point): integer part, point, fraction without trailing zeros, formatted on the stack
+        // and appended at once.
+        if abs(d) < 1e12, let thousandths = Int64(exactly: d * 1000) {
+            var fraction = Int(thousandths.magnitude % 1000)
             var digits = 3
             while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
-            var divisor: Int64 = digits == 3 ? 100 : digits == 2 ? 10 : 1
-            while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
-                divisor /= 10
+            withDigits(thousandths.magnitude / 1000, negative: thousandths < 0) { text, n in
+                text[n] = UInt8(ascii: ".")
+                for k in stride(from: digits, through: 1, by: -1) {
+                    text[n + k] = UInt8(ascii: "0") + UInt8(fraction % 10)
+                    fraction /= 10
+                }
+                return n + 1 + digits
             }
             return
         }
@@ -98,23 +99,30 @@ public struct JSONWriter {
     }
 
     private mutating func writeInteger(_ value: Int64) {
-        if value < 0 {
-            bytes.append(UInt8(ascii: "-"))
-            if value == Int64.min { append("9223372036854775808"); return }
-        }
-        var v = value.magnitude
-        if v < 10 { bytes.append(UInt8(ascii: "0") + UInt8(v)); return }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while v > 0 {
-                buffer[n] = UInt8(ascii: "0") + UInt8(v % 10)
+        if value == Int64.min { append("-9223372036854775808"); return }
+        withDigits(value.magnitude, negative: value < 0) { _, n in n }
+    }
+
+    /// Formats `magnitude` (with a minus sign when `negative`) into a buffer on the stack,
+    /// lets `more` write after it (given the length so far, returning the new length; at
+    /// most 8 bytes more), and appends the buffer to `bytes` at once.
+    @inline(__always)
+    private mutating func withDigits(_ magnitude: UInt64, negative: Bool,
+                                     _ more: (UnsafeMutablePointer<UInt8>, Int) -> Int) {
+        var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)   // 32 bytes
+        withUnsafeMutableBytes(of: &buffer) { raw in
+            let text = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            var n = 0
+            if negative { text[0] = UInt8(ascii: "-"); n = 1 }
+            var count = 1, v = magnitude
+            while v >= 10 { v /= 10; count += 1 }
+            v = magnitude
+            for k in stride(from: n + count - 1, through: n, by: -1) {
+                text[k] = UInt8(ascii: "0") + UInt8(v % 10)
                 v /= 10
-                n += 1
             }
-            for i in stride(from: n - 1, through: 0, by: -1) { bytes.append(buffer[i]) }
+            n = more(text, n + count)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: text, count: n))
         }
     }
 

@@ -41,6 +41,53 @@ import Testing
         }
     }
 
+    /// Strings of every kind of character, each written raw or escaped (`\\uXXXX` in either
+    /// case, surrogate pairs, the short escapes), in any mix: parsed back to the same string;
+    /// cut short or with a raw control character inside, refused.
+    @Test func escapedAndRawCharactersInAnyMix() throws {
+        let pool: [Unicode.Scalar] = ["a", "Z", " ", "\"", "\\", "/", "\n", "\t", "\u{01}", "\u{1F}", "\u{7F}", "é", "ß",
+                                      "\u{7FF}", "\u{800}", "א", "中", "\u{FFFD}", "\u{FFFF}", "😀", "\u{10000}", "\u{10FFFF}"]
+        var random = XorShift64(state: 0x9E37_79B9_7F4A_7C15)
+        func pick(_ n: Int) -> Int { Int(random.next() >> 1) % n }
+        func hex(_ v: UInt32, upper: Bool) -> String {
+            let h = String(v, radix: 16, uppercase: upper)
+            return String(repeating: "0", count: 4 - h.count) + h
+        }
+        for _ in 0..<3_000 {
+            var text = "", json = "\""
+            for _ in 0..<pick(24) {
+                let c = pool[pick(pool.count)]
+                text.unicodeScalars.append(c)
+                let upper = pick(2) == 0
+                let short: [Unicode.Scalar: String] = ["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\t": "\\t"]
+                if c.value < 0x20 || c == "\"" || c == "\\" || pick(2) == 0 {
+                    if let s = short[c], pick(2) == 0 {
+                        json += s
+                    } else if c.value >= 0x10000 {
+                        let v = c.value - 0x10000
+                        json += "\\u" + hex(0xD800 + (v >> 10), upper: upper) + "\\u" + hex(0xDC00 + (v & 0x3FF), upper: upper)
+                    } else {
+                        json += "\\u" + hex(c.value, upper: upper)
+                    }
+                } else {
+                    json.unicodeScalars.append(c)
+                }
+            }
+            json += "\""
+            #expect(try JSONParser.parse(json) == .string(text), "\(json)")
+            // Cut anywhere inside: never a value (unterminated, or a broken escape).
+            let bytes = Array(json.utf8)
+            let cut = 1 + pick(max(bytes.count - 1, 1))
+            if cut < bytes.count {
+                #expect(throws: JSONParseError.self, "\(json) cut at \(cut)") { try JSONParser.parse(Array(bytes[..<cut])) }
+            }
+            // A raw control character anywhere inside: refused.
+            var withControl = bytes
+            withControl.insert(0x0A, at: 1 + pick(bytes.count - 1))
+            #expect(throws: JSONParseError.self, "\(json) with a raw newline") { try JSONParser.parse(withControl) }
+        }
+    }
+
     @Test func rejectsInvalidUTF8() {
         let bytes: [UInt8] = [0x22, 0xC3, 0x28, 0x22]
         #expect(throws: JSONParseError.self) { try JSONParser.parse(bytes) }
@@ -75,6 +122,30 @@ import Testing
         for (value, text) in cases {
             #expect(JSONWriter.string(.number(value)) == text)
             #expect(try JSONParser.parse(text) == .number(value), "\(text) reads back as \(value)")
+        }
+    }
+
+    /// Integers and thousandths of every length and sign (the fast paths) read back as the
+    /// same number, with no trailing zeros; 9, 99, 999… and 10, 100, 1000… at every width.
+    @Test func writesEveryLengthOfIntegerAndThousandths() throws {
+        var values: [Double] = [-9_007_199_254_740_991, 9_007_199_254_740_991, 999_999_999_999.999, -999_999_999_999.999]
+        var p: Int64 = 1
+        for _ in 0..<16 {
+            values += [Double(p), Double(p - 1), -Double(p), -Double(p - 1)]
+            values += [Double(p) / 1000, Double(p - 1) / 1000, Double(p + 1) / 1000, -Double(p - 1) / 1000]
+            p *= 10
+        }
+        var random = XorShift64(state: 0x0BAD_5EED_1234_5678)
+        for _ in 0..<20_000 {
+            let r = random.next()
+            let magnitude = Double(r % 1_000_000_000_000) / [1, 10, 100, 1000][Int(r >> 60) % 4]
+            values.append(r & 1 == 0 ? magnitude : -magnitude)
+        }
+        for value in values {
+            let text = JSONWriter.string(.number(value))
+            #expect(try JSONParser.parse(text) == .number(value), "\(text) reads back as \(value)")
+            if text.contains(".") { #expect(!text.hasSuffix("0") && !text.hasSuffix("."), "\(text)") }
+            #expect(!text.hasPrefix("0") || text == "0" || text.hasPrefix("0."), "\(text)")
         }
     }
 
