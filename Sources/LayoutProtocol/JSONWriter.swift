@@ -61,8 +61,25 @@ public struct JSONWriter {
 
     /// Appends `prefix` as it is (JSON text up to a member's value: `,"x":`), then `value`.
     public mutating func writeMember(_ prefix: StaticString, _ value: Double) {
-        writeRaw(prefix)
-        writeNumber(value)
+        // Name and number formatted together on the stack and appended at once.
+        let count = prefix.utf8CodeUnitCount
+        guard count <= 40, value.isFinite else {
+            writeRaw(prefix)
+            writeNumber(value)
+            return
+        }
+        var buffer: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)  // 64 bytes
+        let written: Bool = withUnsafeMutableBytes(of: &buffer) { raw in
+            let text = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            text.update(from: prefix.utf8Start, count: count)
+            guard let n = Self.format(value, into: text + count) else { return false }
+            bytes.append(contentsOf: UnsafeBufferPointer(start: text, count: count + n))
+            return true
+        }
+        if !written {
+            writeRaw(prefix)
+            append(value.description)
+        }
     }
 
     /// Appends `text` as it is: JSON punctuation and member names the caller knows are valid.
@@ -74,56 +91,52 @@ public struct JSONWriter {
     /// that reads back exactly; non-finite numbers (never produced) as null.
     public mutating func writeNumber(_ d: Double) {
         guard d.isFinite else { append("null"); return }
-        if abs(d) < 9.007199254740992e15, let integer = Int64(exactly: d) {
-            writeInteger(integer)
-            return
-        }
-        // Fast path for values with at most three decimals (coordinates are rounded to 1/1000
-        // point): integer part, point, fraction without trailing zeros, formatted on the stack
-        // and appended at once.
-        if abs(d) < 1e12, let thousandths = Int64(exactly: d * 1000) {
-            var fraction = Int(thousandths.magnitude % 1000)
-            var digits = 3
-            while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
-            withDigits(thousandths.magnitude / 1000, negative: thousandths < 0) { text, n in
-                text[n] = UInt8(ascii: ".")
-                for k in stride(from: digits, through: 1, by: -1) {
-                    text[n + k] = UInt8(ascii: "0") + UInt8(fraction % 10)
-                    fraction /= 10
-                }
-                return n + 1 + digits
-            }
-            return
-        }
-        append(d.description)
-    }
-
-    private mutating func writeInteger(_ value: Int64) {
-        if value == Int64.min { append("-9223372036854775808"); return }
-        withDigits(value.magnitude, negative: value < 0) { _, n in n }
-    }
-
-    /// Formats `magnitude` (with a minus sign when `negative`) into a buffer on the stack,
-    /// lets `more` write after it (given the length so far, returning the new length; at
-    /// most 8 bytes more), and appends the buffer to `bytes` at once.
-    @inline(__always)
-    private mutating func withDigits(_ magnitude: UInt64, negative: Bool,
-                                     _ more: (UnsafeMutablePointer<UInt8>, Int) -> Int) {
-        var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)   // 32 bytes
-        withUnsafeMutableBytes(of: &buffer) { raw in
+        var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)   // 24 bytes
+        let written: Bool = withUnsafeMutableBytes(of: &buffer) { raw in
             let text = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            var n = 0
-            if negative { text[0] = UInt8(ascii: "-"); n = 1 }
-            var count = 1, v = magnitude
-            while v >= 10 { v /= 10; count += 1 }
-            v = magnitude
-            for k in stride(from: n + count - 1, through: n, by: -1) {
-                text[k] = UInt8(ascii: "0") + UInt8(v % 10)
-                v /= 10
-            }
-            n = more(text, n + count)
+            guard let n = Self.format(d, into: text) else { return false }
             bytes.append(contentsOf: UnsafeBufferPointer(start: text, count: n))
+            return true
         }
+        if !written { append(d.description) }
+    }
+
+    /// Writes finite `d` at `text` when it is an integer within ±2^53 or has at most three
+    /// decimals below 10^12 in magnitude (coordinates are rounded to 1/1000 point): sign,
+    /// integer part, then point and fraction without trailing zeros. Returns the byte count
+    /// (at most 20), or nil for other numbers (written in their shortest exact form instead).
+    @inline(__always)
+    static func format(_ d: Double, into text: UnsafeMutablePointer<UInt8>) -> Int? {
+        var magnitude: UInt64, fraction = 0, decimals = 0
+        if abs(d) < 9.007199254740992e15, let integer = Int64(exactly: d) {
+            magnitude = integer.magnitude
+        } else if abs(d) < 1e12, let thousandths = Int64(exactly: d * 1000) {
+            magnitude = thousandths.magnitude / 1000
+            fraction = Int(thousandths.magnitude % 1000)
+            decimals = 3
+            while fraction % 10 == 0 { fraction /= 10; decimals -= 1 }
+        } else {
+            return nil
+        }
+        var n = 0
+        if d < 0 { text[0] = UInt8(ascii: "-"); n = 1 }
+        var digits = 1, v = magnitude
+        while v >= 10 { v /= 10; digits += 1 }
+        v = magnitude
+        for k in stride(from: n + digits - 1, through: n, by: -1) {
+            text[k] = UInt8(ascii: "0") + UInt8(v % 10)
+            v /= 10
+        }
+        n += digits
+        if decimals > 0 {
+            text[n] = UInt8(ascii: ".")
+            for k in stride(from: decimals, through: 1, by: -1) {
+                text[n + k] = UInt8(ascii: "0") + UInt8(fraction % 10)
+                fraction /= 10
+            }
+            n += 1 + decimals
+        }
+        return n
     }
 
     public mutating func writeString(_ s: String) {
