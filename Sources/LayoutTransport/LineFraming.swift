@@ -1,3 +1,5 @@
+import Glibc
+
 /// Splits a byte stream into messages, one per `\n`-terminated line, with a size cap.
 ///
 /// Feed it what the socket gave (`append`), then take lines (`nextLine`) until none is left.
@@ -45,10 +47,20 @@ public struct LineFramer {
         }
     }
 
+    /// The index of the first newline in `buffer` at or after `start` (memchr: a message's
+    /// text is scanned many bytes at a time).
+    private func newlineIndex(from start: Int) -> Int? {
+        buffer.withUnsafeBufferPointer { bytes in
+            guard start < bytes.count, let base = bytes.baseAddress,
+                  let found = memchr(base + start, 0x0A, bytes.count - start) else { return nil }
+            return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+        }
+    }
+
     /// The next complete frame, or nil when more bytes are needed.
     public mutating func nextFrame() -> Frame? {
         while true {
-            if let newline = buffer[max(scanned, head)...].firstIndex(of: 0x0A) {
+            if let newline = newlineIndex(from: max(scanned, head)) {
                 if discarding {
                     consume(through: newline + 1)
                     discarding = false
