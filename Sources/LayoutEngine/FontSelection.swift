@@ -65,12 +65,13 @@ struct FontSelector {
     mutating func face(_ text: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, script: Script,
                        family f: Int, font: @autoclosure () -> FontDescriptor) throws -> FontFace {
         let (first, width) = decodeUTF16(text, at: start)
-        if let previousFace, keepsPreviousFont(first), !previousFace.hasColorGlyphs { return previousFace }
+        // (Tests before bindings: binding a face retains it.)
+        if keepsPreviousFont(first), let previousFace, !previousFace.hasColorGlyphs { return previousFace }
         let chosen: FontFace
         let scriptKey = UInt64(UInt32(bitPattern: script.code))
         if start + width == end {
             // Below U+231A no character defaults to emoji presentation.
-            if first < 0x231A, let primary = families[f].primary, primaryCovers(f, first) {
+            if first < 0x231A, families[f].primary != nil, primaryCovers(f, first), let primary = families[f].primary {
                 chosen = primary
             } else if let known = families[f].recent.face(UInt64(first), scriptKey) {
                 chosen = known
@@ -83,7 +84,7 @@ struct FontSelector {
                 families[f].faceForScalar.set(chosen, for: ScalarKey(scalar: first, script: script.code))
                 families[f].recent.set(chosen, UInt64(first), scriptKey)
             }
-        } else if let primary = families[f].primary, primaryCoversCluster(f, text, start, end) {
+        } else if families[f].primary != nil, primaryCoversCluster(f, text, start, end), let primary = families[f].primary {
             // Every code point below U+2000 (so no emoji presentation) and in the primary face.
             chosen = primary
         } else if end - start <= 4 {
@@ -147,9 +148,9 @@ struct FontSelector {
 
     /// Whether family `f`'s primary face covers `scalar` (below U+231A).
     private func primaryCovers(_ f: Int, _ scalar: UInt32) -> Bool {
-        let bits = families[f].primaryCoverage
+        // Read in place (binding the array would retain it).
         let word = Int(scalar >> 6)
-        if word < bits.count { return bits[word] & (1 << UInt64(scalar & 63)) != 0 }
+        if word < families[f].primaryCoverage.count { return families[f].primaryCoverage[word] & (1 << UInt64(scalar & 63)) != 0 }
         return families[f].list.covers(0, scalar)
     }
 
