@@ -62,31 +62,43 @@ struct Script: Hashable, Sendable {
 /// (spaces, punctuation, digits) take the script before them, or after them at the start.
 /// `clusterStarts` holds each cluster's first UTF-16 offset, with the end appended.
 func resolveClusterScripts(text: UnsafeBufferPointer<UInt16>, clusterStarts: [Int32]) -> [Script] {
-    let clusters = clusterStarts.count - 1
-    var scripts = [Script](repeating: .common, count: max(clusters, 0))
-    var last: Script?
-    for c in 0..<max(clusters, 0) {
-        var i = Int(clusterStarts[c])
-        let end = Int(clusterStarts[c + 1])
-        var found: Script?
-        while i < end {
-            let (scalar, width) = decodeUTF16(text, at: i)
-            let s = Script(of: scalar)
-            if s.isResolved { found = s; break }
-            i += width
-        }
-        if let found {
-            if last == nil { for k in 0..<c { scripts[k] = found } }
-            scripts[c] = found
-            last = found
-        } else if let last {
-            scripts[c] = last
+    let clusters = max(clusterStarts.count - 1, 0)
+    // Through buffers: the BMP table, the starts and the result are read and written in place.
+    return Script.bmpScripts.withUnsafeBufferPointer { table in
+        clusterStarts.withUnsafeBufferPointer { starts in
+            [Script](unsafeUninitializedCapacity: clusters) { out, count in
+                var last: Script?
+                for c in 0..<clusters {
+                    var i = Int(starts[c])
+                    let end = Int(starts[c + 1])
+                    var found: Script?
+                    while i < end {
+                        let u = text[i]
+                        var width = 1
+                        let s: Script
+                        if u & 0xF800 != 0xD800, table[Int(u)] != 0xFF {
+                            s = Script(code: Int32(table[Int(u)]))
+                        } else {
+                            let (scalar, w) = decodeUTF16(text, at: i)
+                            width = w
+                            s = Script(of: scalar)
+                        }
+                        if s.isResolved { found = s; break }
+                        i += width
+                    }
+                    if let found {
+                        // Clusters before the first resolved one take its script.
+                        if last == nil { for k in 0..<c { out[k] = found } }
+                        out[c] = found
+                        last = found
+                    } else {
+                        out[c] = last ?? .common   // nothing but Common so far: Common
+                    }
+                }
+                count = clusters
+            }
         }
     }
-    if last == nil { // nothing but Common: shape as Latin-neutral Common
-        for k in 0..<scripts.count { scripts[k] = .common }
-    }
-    return scripts
 }
 
 /// The scalar at UTF-16 offset `i` and how many units it takes (a lone surrogate decodes as

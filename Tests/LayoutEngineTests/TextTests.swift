@@ -114,6 +114,51 @@ import Testing
     }
 }
 
+extension TextTests {
+    /// Cluster scripts as the plain rule gives them (each code point's own script, clusters
+    /// of Common and Inherited taking the script before them, or after them at the start),
+    /// for random clusters of letters of several scripts, marks, digits, punctuation, spaces,
+    /// astral letters, lone surrogates and code points the BMP table leaves to ICU.
+    @Test func clusterScriptsFollowThePlainRule() {
+        func reference(_ text: [UInt16], _ starts: [Int32]) -> [Int32] {
+            var scripts = [Int32](repeating: 0, count: starts.count - 1)
+            var last: Int32?
+            for c in 0..<(starts.count - 1) {
+                var found: Int32?
+                var i = Int(starts[c])
+                while i < Int(starts[c + 1]) {
+                    let (scalar, width) = text.withUnsafeBufferPointer { decodeUTF16($0, at: i) }
+                    let code = Script(of: scalar).code
+                    if code > 1 { found = code; break }
+                    i += width
+                }
+                if let found {
+                    if last == nil { for k in 0..<c { scripts[k] = found } }
+                    scripts[c] = found
+                    last = found
+                } else if let last {
+                    scripts[c] = last
+                }
+            }
+            return last == nil ? scripts.map { _ in 0 } : scripts
+        }
+        let pool: [[UInt16]] = [[0x61], [0x5D0], [0x645], [0x4E2D], [0x915], [0x301], [0x31], [0x21], [0x20],
+                                [0xD835, 0xDC00], [0xD83D, 0xDE00], [0xD800], [0xDC00], [0xD801, 0xDC00] /* U+10400 */,
+                                [0xDB40, 0xDD00] /* U+E0100, Inherited */, [0x3042], [0x0E01], [0xA8E0]]
+        var random = XorShift64(state: 0x5151_7A7A_0F0F_3C3C)
+        func pick(_ n: Int) -> Int { Int(random.next() >> 1) % n }
+        for _ in 0..<5_000 {
+            var text: [UInt16] = [], starts: [Int32] = [0]
+            for _ in 0..<pick(12) {
+                for _ in 0...pick(3) { text += pool[pick(pool.count)] }
+                starts.append(Int32(text.count))
+            }
+            let scripts = text.withUnsafeBufferPointer { resolveClusterScripts(text: $0, clusterStarts: starts) }
+            #expect(scripts.map(\.code) == reference(text, starts), "\(text) \(starts)")
+        }
+    }
+}
+
 @Suite struct ScriptLanguageTests {
     @Test func fallbackLanguageFollowsTheScript() {
         let arabic = Script(of: 0x0645), han = Script(of: 0x4F60), latin = Script(of: 0x61)
