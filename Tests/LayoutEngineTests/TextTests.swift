@@ -159,6 +159,22 @@ extension TextTests {
     }
 }
 
+extension TextTests {
+    /// Where each offset's run of hanging white space starts, as a unit-by-unit reading of
+    /// `isHangingSpace` gives it, for random text of spaces of every kind and near misses.
+    @Test func hangingSpaceStartsFollowTheUnits() {
+        let pool: [UInt16] = [0x20, 0x09, 0x0B, 0x0C, 0x0A, 0x1F, 0x21, 0xA0, 0x1680, 0x167F, 0x1681, 0x2000, 0x2006,
+                              0x2007, 0x2008, 0x200B, 0x200C, 0x2028, 0x2029, 0x205F, 0x3000, 0x3001, 0x61, 0x4E2D]
+        var random = XorShift64(state: 0x7777_1234_ABCD_0001)
+        for _ in 0..<3_000 {
+            let text = (0..<Int(random.next() % 30)).map { _ in pool[Int(random.next() % UInt64(pool.count))] }
+            var expected: [Int32] = [0]
+            for (i, u) in text.enumerated() { expected.append(isHangingSpace(u) ? expected[i] : Int32(i + 1)) }
+            #expect(text.withUnsafeBufferPointer { hangingSpaceStarts($0) } == expected, "\(text)")
+        }
+    }
+}
+
 @Suite struct ScriptLanguageTests {
     @Test func fallbackLanguageFollowsTheScript() {
         let arabic = Script(of: 0x0645), han = Script(of: 0x4F60), latin = Script(of: 0x61)
