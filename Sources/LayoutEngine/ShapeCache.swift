@@ -27,9 +27,11 @@ public final class ShapeCache: Sendable {
     static let maxWordLength = 40
 
     /// One lock's worth of the cache: an open-addressing table of entry numbers over the
-    /// entries.
-    final class Shard: @unchecked Sendable {
-        struct Entry {
+    /// entries. A value kept in a `Mutex` (`ShapeCache.shards`), so its fields are reached
+    /// through the lock's `inout` access, without the run-time exclusivity checks a class's
+    /// fields would cost on every probe.
+    struct Shard: Sendable {
+        struct Entry: Sendable {
             var hash: UInt64
             var context: Int32
             var flags: UInt8
@@ -37,7 +39,6 @@ public final class ShapeCache: Sendable {
             var glyphs: [ShapedGlyph]
             var tick: UInt64
         }
-        let lock = Mutex(())
         private var entries: [Entry] = []
         /// Slots: entry number + 1, 0 for empty. Size a power of two, at least twice the capacity.
         private var slots: [Int32]
@@ -51,12 +52,10 @@ public final class ShapeCache: Sendable {
             slots = [Int32](repeating: 0, count: size)
         }
 
-        var count: Int { lock.withLock { _ in entries.count } }
+        var count: Int { entries.count }
 
-        /// Call with the lock held.
-        func find(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>) -> [ShapedGlyph]? {
-            // The probe reads both tables through buffers: one access check each, not one
-            // per element (the shard is a class, so each property access is checked).
+        mutating func find(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>) -> [ShapedGlyph]? {
+            // The probe reads both tables through buffers (no bounds or uniqueness checks).
             let found: Int? = slots.withUnsafeBufferPointer { slots in
                 entries.withUnsafeBufferPointer { entries in
                     let mask = slots.count - 1
@@ -86,8 +85,7 @@ public final class ShapeCache: Sendable {
             }
         }
 
-        /// Call with the lock held.
-        func insert(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>, _ glyphs: [ShapedGlyph]) {
+        mutating func insert(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>, _ glyphs: [ShapedGlyph]) {
             if find(hash, context, flags, text) != nil { return }
             if entries.count >= capacity { evictOldest() }
             tick += 1
@@ -95,12 +93,12 @@ public final class ShapeCache: Sendable {
             place(entries.count - 1)
         }
 
-        func clear() {
+        mutating func clear() {
             entries.removeAll()
             for i in slots.indices { slots[i] = 0 }
         }
 
-        private func place(_ e: Int) {
+        private mutating func place(_ e: Int) {
             let mask = slots.count - 1
             var i = Int(truncatingIfNeeded: entries[e].hash) & mask
             while slots[i] != 0 { i = (i + 1) & mask }
@@ -108,7 +106,7 @@ public final class ShapeCache: Sendable {
         }
 
         /// Drops the least recently used eighth and rebuilds the slots.
-        private func evictOldest() {
+        private mutating func evictOldest() {
             let drop = max(1, capacity / 8)
             let threshold = entries.map(\.tick).sorted()[drop - 1]
             entries.removeAll { $0.tick <= threshold }
@@ -117,7 +115,12 @@ public final class ShapeCache: Sendable {
         }
     }
 
-    private let shards: [Shard]
+    /// A shard behind its lock (a class, as a `Mutex` cannot be an array's element).
+    final class LockedShard: Sendable {
+        let shard: Mutex<Shard>
+        init(capacity: Int) { shard = Mutex(Shard(capacity: capacity)) }
+    }
+    private let shards: [LockedShard]
     private let lookups = CacheLookupCounter()
     /// Most words kept in all (0: the cache is off).
     public let capacity: Int
@@ -126,7 +129,7 @@ public final class ShapeCache: Sendable {
     public init(capacity: Int) {
         self.capacity = capacity
         let perShard = max(1, capacity / 16)
-        shards = (0..<16).map { _ in Shard(capacity: perShard) }
+        shards = (0..<16).map { _ in LockedShard(capacity: perShard) }
     }
 
     /// The glyphs of `text` in shaping context `context` (clusters relative to the word's
@@ -140,14 +143,14 @@ public final class ShapeCache: Sendable {
         h ^= UInt64(truncatingIfNeeded: context) &* 0x9E3779B97F4A7C15
         let flags: UInt8 = (bot ? 1 : 0) | (eot ? 2 : 0)
         let context32 = Int32(truncatingIfNeeded: context)
-        let shard = shards[Int(h >> 60)]
-        if let known = shard.lock.withLock({ _ in shard.find(h, context32, flags, text) }) {
+        let locked = shards[Int(h >> 60)]
+        if let known = locked.shard.withLock({ $0.find(h, context32, flags, text) }) {
             lookups.hit()
             return known
         }
         lookups.miss()
         let made = make()
-        shard.lock.withLock { _ in shard.insert(h, context32, flags, text, made) }
+        locked.shard.withLock { $0.insert(h, context32, flags, text, made) }
         return made
     }
 
@@ -171,11 +174,11 @@ public final class ShapeCache: Sendable {
             state.table[context] = n
             return (n, cleared)
         }
-        if cleared { for shard in shards { shard.lock.withLock { _ in shard.clear() } } }
+        if cleared { for locked in shards { locked.shard.withLock { $0.clear() } } }
         return number
     }
 
     /// Words kept now, and how lookups went.
-    public var count: Int { shards.reduce(0) { $0 + $1.count } }
+    public var count: Int { shards.reduce(0) { $0 + $1.shard.withLock { $0.count } } }
     public var lookupCounts: CacheLookups { lookups.snapshot }
 }
