@@ -185,7 +185,10 @@ struct FontSelector {
 /// the code point or the cluster's units, and the script (with the cluster's length).
 struct RecentFaces {
     private var keys: [(UInt64, UInt64)] = []
-    private var faces: [FontFace?] = []
+    /// Per slot, the face as 1 + its index in `faceList` (0: none): a table of small numbers
+    /// is freed at the end of the request without visiting each slot, as one of faces would be.
+    private var slots: [UInt8] = []
+    private var faceList: [FontFace] = []
     private static let size = 512
 
     private static func slot(_ a: UInt64, _ b: UInt64) -> Int {
@@ -195,17 +198,25 @@ struct RecentFaces {
     func face(_ a: UInt64, _ b: UInt64) -> FontFace? {
         guard !keys.isEmpty else { return nil }
         let i = Self.slot(a, b)
-        return keys[i] == (a, b) ? faces[i] : nil
+        guard keys[i] == (a, b), slots[i] != 0 else { return nil }
+        return faceList[Int(slots[i]) - 1]
     }
 
     mutating func set(_ face: FontFace, _ a: UInt64, _ b: UInt64) {
         if keys.isEmpty {
             keys = [(UInt64, UInt64)](repeating: (.max, .max), count: Self.size)
-            faces = [FontFace?](repeating: nil, count: Self.size)
+            slots = [UInt8](repeating: 0, count: Self.size)
         }
+        // A request rarely uses more than a few faces; past 255 new ones are not kept.
+        var number = faceList.firstIndex { $0 === face }
+        if number == nil, faceList.count < 255 {
+            faceList.append(face)
+            number = faceList.count - 1
+        }
+        guard let number else { return }
         let i = Self.slot(a, b)
         keys[i] = (a, b)
-        faces[i] = face
+        slots[i] = UInt8(number + 1)
     }
 }
 
