@@ -135,14 +135,19 @@ extension LayoutRun {
     mutating func reuse(_ previousIndex: Int, at range: ParagraphRange, paragraph index: Int, top: Double) {
         // The one copy: kept for the next layout, moved to its new place below.
         var kept = previousParagraphs[previousIndex]
-        let newFonts: [Int]
-        if let last = lastFontMap, last.fonts == kept.fonts {
-            newFonts = last.numbers
-        } else {
-            newFonts = kept.fonts.map { context.fontNumber($0) }
-            lastFontMap = (kept.fonts, newFonts)
+        // Each font by its number in the previous layout (`fontIndices`): looked up once per
+        // layout, not once per paragraph (a lookup hashes the font's names).
+        var sameFonts = true
+        for k in kept.fonts.indices {
+            let old = kept.fontIndices[k]
+            if old >= previousFontNumbers.count {
+                previousFontNumbers += repeatElement(-1, count: old + 1 - previousFontNumbers.count)
+            }
+            if previousFontNumbers[old] < 0 { previousFontNumbers[old] = context.fontNumber(kept.fonts[k]) }
+            if previousFontNumbers[old] != old { sameFonts = false }
         }
-        let sameFonts = newFonts == kept.fontIndices
+        // The same numbers (the usual case): the paragraph's array is kept as it is.
+        let newFonts = sameFonts ? kept.fontIndices : kept.fontIndices.map { previousFontNumbers[$0] }
         let delta = range.start - kept.start, dy = top - kept.top
         var fontMap: [Int] = []
         if !sameFonts {
@@ -159,14 +164,14 @@ extension LayoutRun {
         lineParagraph.append(contentsOf: repeatElement(index, count: kept.lines.count))
         reserved.append(contentsOf: kept.reserved)
         if keepsGeometry { geometry[index] = kept.geometry }
-        kept.start = range.start
-        kept.top = top
-        kept.fontIndices = newFonts
-        reusable.append(kept)
         reusableLines.append(KeptLines(range: first..<lines.count, unchanged: delta == 0 && dy == 0 && sameFonts))
         reusedParagraphs += 1
         runCount += kept.runCount
         glyphCount += kept.glyphCount
+        kept.start = range.start
+        kept.top = top
+        if !sameFonts { kept.fontIndices = newFonts }
+        reusable.append(kept)   // its last use: moved, not copied
     }
 
     /// Appends a previous paragraph's lines moved by `delta` UTF-16 units and `dy` points,

@@ -198,8 +198,9 @@ struct LayoutRun {
     var previousByLength: [Int: [Int]]?
     /// The previous layout's paragraphs when its key matches this request's (else none).
     var previousParagraphs: [ReusableLayout.Paragraph] = []
-    /// The last font table mapped by `reuse` (most paragraphs share one).
-    var lastFontMap: (fonts: [UsedFont], numbers: [Int])?
+    /// This layout's number of each font of the previous layout's table, by its number
+    /// there (-1: not asked yet), as `reuse` finds them.
+    var previousFontNumbers: [Int] = []
     var usedPrevious: [Bool] = []
     /// Per paragraph, the previous paragraph found at its place by `paragraphRanges` (-1: none).
     var matches: [Int] = []
