@@ -327,6 +327,9 @@ public struct TextLayout: Sendable {
     /// memory accounting, without a pass over every line).
     public var runCount = 0
     public var glyphCount = 0
+    /// How many lines at the top were taken over from `previous` exactly as that layout had
+    /// them (same place, same fonts, not moved): a diff against it can start after them.
+    public var unchangedLeadingLines = 0
 
     static let graphemeBoundary: UInt8 = 1
     static let clusterBoundary: UInt8 = 2

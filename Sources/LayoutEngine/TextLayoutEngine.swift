@@ -488,6 +488,13 @@ struct LayoutRun {
             }
         }
         if keepsLines { storePlacedLines(moved: moved) }
+        // Leading paragraphs taken over where they were, none of whose lines moved.
+        var unchangedLeadingLines = 0
+        for kept in reusableLines {
+            guard kept.unchanged, kept.range.lowerBound == unchangedLeadingLines,
+                  !kept.range.contains(where: { moved[$0] }) else { break }
+            unchangedLeadingLines = kept.range.upperBound
+        }
         if context.fonts.isEmpty || !wantsRuns {
             context.fonts = []
             if let primary = try? context.selector.primaryFace(request.styles[0].font) {
@@ -512,7 +519,7 @@ struct LayoutRun {
                           visibleRanges: visibleRanges, hiddenRange: hiddenRange, tokenRect: tokenRect,
                           positions: positions, boundaryKinds: boundaryKinds, reusable: reuse,
                           reusedParagraphs: reusedParagraphs, runCount: wantsRuns ? runCount : 0,
-                          glyphCount: wantsRuns ? glyphCount : 0)
+                          glyphCount: wantsRuns ? glyphCount : 0, unchangedLeadingLines: unchangedLeadingLines)
     }
 
     /// The text-wide geometry from the paragraphs': `positions[i]`, the sum of the final

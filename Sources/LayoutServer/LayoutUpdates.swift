@@ -73,7 +73,8 @@ extension LayoutService {
             while b < text.count, !new.layout.isGraphemeBoundary(b) { b += 1 }
             return ["start": .number(Double(mapping.convert(a))), "end": .number(Double(mapping.convert(b)))]
         }
-        let diff = lineDiff(old.layout.lines, new.layout.lines, textDelta: text.count - old.text.count)
+        let diff = lineDiff(old.layout.lines, new.layout.lines, textDelta: text.count - old.text.count,
+                            knownSame: new.layout.unchangedLeadingLines)
         let changedOnly = try reader.choice("result", ["full", "changed"]) == "changed"
         var result = self.result(new, session: session, handle: handle, lines: changedOnly ? diff.first..<(diff.first + diff.added) : nil).wireJSON
         if case .object(var members) = result {
@@ -88,8 +89,9 @@ extension LayoutService {
     /// Lines that differ between two layouts: the first that changed, how many of the old
     /// went and how many new came; the lines after them are the old ones moved (by the
     /// text's length change and by a common vertical shift).
-    func lineDiff(_ old: [LineBox], _ new: [LineBox], textDelta: Int) -> (first: Int, removed: Int, added: Int) {
-        var first = 0
+    /// `knownSame`: leading lines the engine took over unchanged (not compared again).
+    func lineDiff(_ old: [LineBox], _ new: [LineBox], textDelta: Int, knownSame: Int = 0) -> (first: Int, removed: Int, added: Int) {
+        var first = min(knownSame, old.count, new.count)
         while first < old.count, first < new.count, sameLine(old[first], new[first], offsetDelta: 0, dy: 0) { first += 1 }
         var tail = 0
         if let lastOld = old.last, let lastNew = new.last {

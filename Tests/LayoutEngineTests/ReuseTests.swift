@@ -49,7 +49,7 @@ import Testing
         var generator = XorShift64(state: 0x5DEE_CE66_D1CE_4E5D)
         func random(_ n: Int) -> Int { Int(generator.next() >> 1) % max(n, 1) }
         let aligns: [TextAlignment] = [.start, .center, .end, .justify]
-        var reused = 0
+        var reused = 0, unchangedLines = 0
         for trial in 0..<16 {
             let width: Double? = trial % 4 == 3 ? nil : Double(200 + random(300))
             func request(_ paragraphs: [String]) -> LayoutRequest {
@@ -61,7 +61,8 @@ import Testing
                 return r
             }
             var paragraphs = (0..<8).map { _ in String(corpus[random(corpus.count)].text.prefix(300)) }
-            var previous = try sharedEngine.layout(request(paragraphs)).reusable
+            var previousLayout = try sharedEngine.layout(request(paragraphs))
+            var previous = previousLayout.reusable
             for _ in 0..<6 {
                 let p = random(paragraphs.count)
                 switch random(4) {
@@ -90,10 +91,16 @@ import Testing
                 #expect(updated.runCount == runs(updated) && updated.glyphCount == glyphs(updated)
                         && fresh.runCount == runs(fresh) && fresh.glyphCount == glyphs(fresh),
                         "trial \(trial): run and glyph counts are the lines'")
+                // The lines said to be taken over unchanged are the previous layout's, exactly.
+                let exact = zip(previousLayout.lines, updated.lines).prefix { $0 == $1 }.count
+                #expect(updated.unchangedLeadingLines <= exact, "trial \(trial): \(updated.unchangedLeadingLines) lines said unchanged, \(exact) are")
+                unchangedLines += updated.unchangedLeadingLines
                 reused += updated.reusedParagraphs
                 previous = updated.reusable
+                previousLayout = updated
             }
         }
         #expect(reused > 300, "paragraphs are taken over")
+        #expect(unchangedLines > 500, "leading lines are known unchanged")
     }
 }
