@@ -315,10 +315,10 @@ public struct TextLayout: Sendable {
     public var tokenRect: Rect?
     /// `positions[i]`: the sum of the final advances (after tabs, justification and letter
     /// spacing) of units `0..<i` of the text, for geometry queries; empty without geometry.
-    var positions: [Double]
+    var positions: PositionTable
     /// Per offset (count + 1): `graphemeBoundary`, `clusterBoundary` and `characterStart`
     /// bits; empty without geometry.
-    var boundaryKinds: [UInt8]
+    var boundaryKinds: BoundaryTable
     /// With `keepsReusable`: what a layout of the edited text can take over.
     public var reusable: ReusableLayout?
     /// How many paragraphs were taken over from `previous` rather than laid out.
@@ -335,4 +335,67 @@ public struct TextLayout: Sendable {
     static let clusterBoundary: UInt8 = 2
     /// A character (code point) starts here: not the second half of a surrogate pair.
     static let characterStart: UInt8 = 4
+}
+
+/// The per-unit geometry of a layout, kept as its paragraphs' own tables (`ParagraphGeometry`,
+/// shared with the layout that took them over) and each paragraph's sum of advances before
+/// it: an update writes nothing per unit of the text. Empty without geometry.
+struct TextGeometry: Sendable {
+    /// The text's length in UTF-16 units.
+    var length = 0
+    /// Each paragraph's first offset, ascending.
+    var starts: [Int] = []
+    /// The sum of the advances of the paragraphs before each (a paragraph not laid out,
+    /// after a truncation, adds nothing).
+    var bases: [Double] = []
+    var parts: [ParagraphGeometry?] = []
+
+    var isEmpty: Bool { parts.isEmpty }
+
+    /// The paragraph holding offset `i` (at a paragraph's end, the next one).
+    @inline(__always)
+    func paragraph(_ i: Int) -> Int { max(starts.partitionPoint { $0 <= i } - 1, 0) }
+}
+
+/// `positions[i]` of a `TextLayout`, read from its paragraphs: each paragraph's value is its
+/// sum before it plus its own (the same addition a text-wide table was built with).
+struct PositionTable: Sendable, Equatable {
+    var geometry: TextGeometry
+    var isEmpty: Bool { geometry.isEmpty }
+    var count: Int { isEmpty ? 0 : geometry.length + 1 }
+
+    subscript(i: Int) -> Double {
+        let p = geometry.paragraph(i)
+        guard let part = geometry.parts[p], !part.positions.isEmpty else { return geometry.bases[p] }
+        return geometry.bases[p] + part.positions[min(i - geometry.starts[p], part.positions.count - 1)]
+    }
+
+    /// Every value compared (for tests).
+    static func == (a: PositionTable, b: PositionTable) -> Bool {
+        a.count == b.count && (0..<a.count).allSatisfy { a[$0] == b[$0] }
+    }
+}
+
+/// `boundaryKinds[i]` of a `TextLayout`, read from its paragraphs: a paragraph's own bits,
+/// and both boundary bits at the text's start and end and where a laid-out paragraph ends.
+struct BoundaryTable: Sendable, Equatable {
+    var geometry: TextGeometry
+    var isEmpty: Bool { geometry.isEmpty }
+    var count: Int { isEmpty ? 0 : geometry.length + 1 }
+
+    subscript(i: Int) -> UInt8 {
+        let both = TextLayout.graphemeBoundary | TextLayout.clusterBoundary
+        if i == geometry.length { return both }
+        let p = geometry.paragraph(i)
+        let k = i - geometry.starts[p]
+        var bits: UInt8 = 0
+        if let part = geometry.parts[p], k < part.kinds.count { bits = part.kinds[k] }
+        if k == 0, p == 0 || geometry.parts[p - 1] != nil { bits |= both }
+        return bits
+    }
+
+    /// Every value compared (for tests).
+    static func == (a: BoundaryTable, b: BoundaryTable) -> Bool {
+        a.count == b.count && (0..<a.count).allSatisfy { a[$0] == b[$0] }
+    }
 }

@@ -501,7 +501,18 @@ struct LayoutRun {
                 _ = context.fontNumber(primary, style: request.styles[0])
             }
         }
-        let (positions, boundaryKinds) = keepsGeometry ? textGeometry() : ([], [])
+        var textGeometry = TextGeometry()
+        if keepsGeometry {
+            // Each paragraph's sum before it; the per-unit tables stay the paragraphs' own.
+            textGeometry.length = text.count
+            textGeometry.starts = paragraphs.map(\.start)
+            textGeometry.parts = geometry
+            var base = 0.0
+            textGeometry.bases = geometry.indices.map { i in
+                defer { if let g = geometry[i], let last = g.positions.last { base += last } }
+                return base
+            }
+        }
         if truncated {
             // Truncation dropped and replaced lines (at most `maxLines` are left): counted again.
             runCount = 0
@@ -517,52 +528,10 @@ struct LayoutRun {
         return TextLayout(lines: boxes, width: usedWidth + request.insets.left + request.insets.right,
                           height: bottom + request.insets.bottom, fonts: context.fonts, truncated: truncated,
                           visibleRanges: visibleRanges, hiddenRange: hiddenRange, tokenRect: tokenRect,
-                          positions: positions, boundaryKinds: boundaryKinds, reusable: reuse,
+                          positions: PositionTable(geometry: textGeometry),
+                          boundaryKinds: BoundaryTable(geometry: textGeometry), reusable: reuse,
                           reusedParagraphs: reusedParagraphs, runCount: wantsRuns ? runCount : 0,
                           glyphCount: wantsRuns ? glyphCount : 0, unchangedLeadingLines: unchangedLeadingLines)
-    }
-
-    /// The text-wide geometry from the paragraphs': `positions[i]`, the sum of the final
-    /// advances of units `0..<i` (count + 1 values, each paragraph's added to the sum before
-    /// it, so a paragraph taken over gives the values a fresh layout gives), and the boundary
-    /// bits per offset (count + 1). A paragraph not laid out (after truncation) adds no width
-    /// and has no bits.
-    func textGeometry() -> (positions: [Double], kinds: [UInt8]) {
-        let n = text.count
-        let all = TextLayout.graphemeBoundary | TextLayout.clusterBoundary
-        let positions = [Double](unsafeUninitializedCapacity: n + 1) { out, count in
-            var base = 0.0
-            for (i, range) in paragraphs.enumerated() {
-                let length = range.end - range.start
-                if let g = geometry[i], g.positions.count == length + 1 {
-                    g.positions.withUnsafeBufferPointer { rel in
-                        let to = out.baseAddress! + range.start
-                        for k in 0..<length { to[k] = base + rel[k] }
-                        base += rel[length]
-                    }
-                } else {
-                    (out.baseAddress! + range.start).initialize(repeating: base, count: length)
-                }
-            }
-            out[n] = base
-            count = n + 1
-        }
-        let kinds = [UInt8](unsafeUninitializedCapacity: n + 1) { out, count in
-            for (i, range) in paragraphs.enumerated() {
-                let length = range.end - range.start
-                let to = out.baseAddress! + range.start
-                if let g = geometry[i], g.kinds.count == length {
-                    g.kinds.withUnsafeBufferPointer { to.initialize(from: $0.baseAddress!, count: length) }
-                } else {
-                    to.initialize(repeating: 0, count: length)
-                }
-            }
-            out[n] = all
-            out[0] |= all
-            for (i, range) in paragraphs.enumerated() where geometry[i] != nil { out[range.end] |= all }
-            count = n + 1
-        }
-        return (positions, kinds)
     }
 }
 
