@@ -337,6 +337,15 @@ public struct TextLayout: Sendable {
     static let characterStart: UInt8 = 4
 }
 
+/// One paragraph's share of the geometry queries read, relative to its start: `positions[k]`,
+/// the sum of the final advances of its units `0..<k` (length + 1 values), and each unit's
+/// boundary bits (`TextLayout.graphemeBoundary` and the others). Shared, not copied, when a
+/// later layout takes the paragraph over.
+struct ParagraphGeometry: Sendable {
+    var positions: [Double]
+    var kinds: [UInt8]
+}
+
 /// The per-unit geometry of a layout, kept as its paragraphs' own tables (`ParagraphGeometry`,
 /// shared with the layout that took them over) and each paragraph's sum of advances before
 /// it: an update writes nothing per unit of the text. Empty without geometry.

@@ -186,7 +186,7 @@ struct LayoutRun {
     /// Whether the layout keeps the geometry queries read (positions, boundary bits).
     let keepsGeometry: Bool
     /// The text's paragraphs, and the geometry of each as laid out or taken over (nil: not
-    /// laid out, after a truncation); the text-wide arrays are put together in `finish`.
+    /// laid out, after a truncation); `finish` hands them to the layout's `TextGeometry`.
     var paragraphs: [ParagraphRange] = []
     var geometry: [ParagraphGeometry?] = []
     var truncated = false
@@ -533,13 +533,4 @@ struct LayoutRun {
                           reusedParagraphs: reusedParagraphs, runCount: wantsRuns ? runCount : 0,
                           glyphCount: wantsRuns ? glyphCount : 0, unchangedLeadingLines: unchangedLeadingLines)
     }
-}
-
-/// One paragraph's share of the geometry queries read, relative to its start: `positions[k]`,
-/// the sum of the final advances of its units `0..<k` (length + 1 values), and each unit's
-/// boundary bits (`TextLayout.graphemeBoundary` and the others). Shared, not copied, when a
-/// later layout takes the paragraph over.
-struct ParagraphGeometry: Sendable {
-    var positions: [Double]
-    var kinds: [UInt8]
 }
