@@ -333,12 +333,17 @@ struct LayoutRun {
     /// Keeps a line, with the room its slot leaves unused.
     mutating func append(_ line: AssembledLine, paragraph: Int, lead: Double) {
         lines.append(line)
-        runCount += line.box.runs.count
-        for run in line.box.runs { glyphCount += run.glyphs.count }
+        count(line.box)
         lineParagraph.append(paragraph)
         let inner = boxRight.map { $0 - boxLeft }
         let room = inner.map { $0 - (line.slot.width ?? 0) } ?? (lead + request.paragraph.tailIndent)
         reserved.append(max(0, room))
+    }
+
+    /// Adds a line's runs and glyphs to `runCount` and `glyphCount`.
+    mutating func count(_ box: LineBox) {
+        runCount += box.runs.count
+        for run in box.runs { glyphCount += run.glyphs.count }
     }
 
     /// Keeps a paragraph's geometry as laid out: the running sum of its final advances and
@@ -517,10 +522,7 @@ struct LayoutRun {
             // Truncation dropped and replaced lines (at most `maxLines` are left): counted again.
             runCount = 0
             glyphCount = 0
-            for box in boxes {
-                runCount += box.runs.count
-                for run in box.runs { glyphCount += run.glyphs.count }
-            }
+            for box in boxes { count(box) }
         }
         let bottom = boxes.last.map { $0.y + $0.height } ?? request.insets.top
         let reuse = request.keepsReusable

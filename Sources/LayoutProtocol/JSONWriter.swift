@@ -63,23 +63,19 @@ public struct JSONWriter {
     public mutating func writeMember(_ prefix: StaticString, _ value: Double) {
         // Name and number formatted together on the stack and appended at once.
         let count = prefix.utf8CodeUnitCount
-        guard count <= 40, value.isFinite else {
-            writeRaw(prefix)
-            writeNumber(value)
-            return
+        if count <= 40, value.isFinite {
+            var buffer: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)  // 64 bytes
+            let written: Bool = withUnsafeMutableBytes(of: &buffer) { raw in
+                let text = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                text.update(from: prefix.utf8Start, count: count)
+                guard let n = Self.format(value, into: text + count) else { return false }
+                bytes.append(contentsOf: UnsafeBufferPointer(start: text, count: count + n))
+                return true
+            }
+            if written { return }
         }
-        var buffer: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)  // 64 bytes
-        let written: Bool = withUnsafeMutableBytes(of: &buffer) { raw in
-            let text = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            text.update(from: prefix.utf8Start, count: count)
-            guard let n = Self.format(value, into: text + count) else { return false }
-            bytes.append(contentsOf: UnsafeBufferPointer(start: text, count: count + n))
-            return true
-        }
-        if !written {
-            writeRaw(prefix)
-            append(value.description)
-        }
+        writeRaw(prefix)
+        append(value.isFinite ? value.description : "null")
     }
 
     /// Appends `text` as it is: JSON punctuation and member names the caller knows are valid.
@@ -89,17 +85,7 @@ public struct JSONWriter {
 
     /// Integers within ±2^53 without a fraction; other finite numbers in the shortest form
     /// that reads back exactly; non-finite numbers (never produced) as null.
-    public mutating func writeNumber(_ d: Double) {
-        guard d.isFinite else { append("null"); return }
-        var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)   // 24 bytes
-        let written: Bool = withUnsafeMutableBytes(of: &buffer) { raw in
-            let text = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            guard let n = Self.format(d, into: text) else { return false }
-            bytes.append(contentsOf: UnsafeBufferPointer(start: text, count: n))
-            return true
-        }
-        if !written { append(d.description) }
-    }
+    public mutating func writeNumber(_ d: Double) { writeMember("", d) }
 
     /// Writes finite `d` at `text` when it is an integer within ±2^53 or has at most three
     /// decimals below 10^12 in magnitude (coordinates are rounded to 1/1000 point): sign,

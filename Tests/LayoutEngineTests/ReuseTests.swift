@@ -88,6 +88,9 @@ import Testing
                 // same way whether the paragraph was laid out or taken over.
                 #expect(updated.positions == fresh.positions && updated.boundaryKinds == fresh.boundaryKinds,
                         "trial \(trial): geometry differs")
+                // Text-wide sums: each paragraph's continue from the one before.
+                #expect((0..<(fresh.positions.count - 1)).allSatisfy { fresh.positions[$0] <= fresh.positions[$0 + 1] + 1e-9 },
+                        "trial \(trial): positions go back")
                 #expect(updated.runCount == runs(updated) && updated.glyphCount == glyphs(updated)
                         && fresh.runCount == runs(fresh) && fresh.glyphCount == glyphs(fresh),
                         "trial \(trial): run and glyph counts are the lines'")
