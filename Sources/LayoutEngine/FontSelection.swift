@@ -17,12 +17,13 @@ struct FontSelector {
         let list: FallbackList
         let primary: FontFace?
         var byScript: [Int32: FallbackList] = [:]
-        /// Faces chosen per code point, shared with every request of this family and language.
-        let faceForScalar: ScalarFaces
+        /// Faces chosen per code point and short cluster, shared with every request of this
+        /// family and language.
+        let shared: ScalarFaces
         /// Whether the primary face covers each code point below U+2400, as bits (the
         /// list's, shared by every request; saves asking fontconfig per cluster).
         let primaryCoverage: [UInt64]
-        /// The request's own small cache in front of `faceForScalar` (no lock, no hashing).
+        /// The request's own small cache in front of `shared` (no lock).
         var recent = RecentFaces()
     }
 
@@ -48,7 +49,7 @@ struct FontSelector {
             let list = try fonts.fallbackList(for: font, language: language)
             let primaryIndex = list.candidate(forCluster: CollectionOfOne(UInt32(0x20)))
             families.append(Family(list: list, primary: list.face(at: primaryIndex),
-                                   faceForScalar: fonts.scalarFaces(for: key, language: language),
+                                   shared: fonts.scalarFaces(for: key, language: language),
                                    primaryCoverage: primaryIndex == 0 ? list.firstCandidateCoverage() : []))
             index = families.count - 1
             familyIndex[key] = index
@@ -75,13 +76,13 @@ struct FontSelector {
                 chosen = primary
             } else if let known = families[f].recent.face(UInt64(first), scriptKey) {
                 chosen = known
-            } else if let known = families[f].faceForScalar[ScalarKey(scalar: first, script: script.code)] {
+            } else if let known = families[f].shared.face(UInt64(first), scriptKey) {
                 chosen = known
                 families[f].recent.set(known, UInt64(first), scriptKey)
             } else {
                 chosen = try Self.choose(CollectionOfOne(first), script: script, font: font(), fonts: fonts, language: language,
                                           family: &families[f])
-                families[f].faceForScalar.set(chosen, for: ScalarKey(scalar: first, script: script.code))
+                families[f].shared.set(chosen, UInt64(first), scriptKey)
                 families[f].recent.set(chosen, UInt64(first), scriptKey)
             }
         } else if families[f].primary != nil, primaryCoversCluster(f, text, start, end), let primary = families[f].primary {
@@ -89,15 +90,19 @@ struct FontSelector {
             chosen = primary
         } else if end - start <= 4 {
             // A short cluster (a letter with a mark or two, an emoji with a selector): its
-            // units and script are the key of the request's cache.
+            // units, length and script are the key of the request's cache and the shared one.
             var units: UInt64 = 0
             for i in start..<end { units = units << 16 | UInt64(text[i]) }
             let tag = scriptKey | UInt64(end - start) << 32
             if let known = families[f].recent.face(units, tag) {
                 chosen = known
+            } else if let known = families[f].shared.face(units, tag) {
+                chosen = known
+                families[f].recent.set(known, units, tag)
             } else {
                 chosen = try Self.choose(Self.clusterScalars(text, start, end), script: script, font: font(), fonts: fonts,
                                           language: language, family: &families[f])
+                families[f].shared.set(chosen, units, tag)
                 families[f].recent.set(chosen, units, tag)
             }
         } else {
@@ -181,7 +186,7 @@ struct FontSelector {
 
 /// Faces chosen for single code points and short clusters, direct-mapped (512 slots, a newer
 /// choice replaces an older one in its slot): one request's cache, in front of the shared
-/// `ScalarFaces` for code points and of the fallback lists for clusters. A key is two words:
+/// `ScalarFaces`. A key is two words:
 /// the code point or the cluster's units, and the script (with the cluster's length).
 struct RecentFaces {
     private var keys: [(UInt64, UInt64)] = []
@@ -232,9 +237,4 @@ func keepsPreviousFont(_ scalar: UInt32) -> Bool {
     default:
         return false
     }
-}
-
-struct ScalarKey: Hashable {
-    var scalar: UInt32
-    var script: Int32
 }

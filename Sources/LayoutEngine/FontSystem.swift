@@ -94,20 +94,78 @@ public final class FontSystem: Sendable {
     private let scalarFaceTables = Mutex<[ScalarTableKey: ScalarFaces]>([:])
 }
 
-/// The face chosen for each (code point, script) of one family and language. Bounded (65,536
-/// entries, then cleared and rebuilt as used). Thread-safe.
+/// The face chosen for each code point, and each short cluster, of one family and language
+/// with its script, shared by every request. A key is two words, as `RecentFaces`'s: the
+/// code point and the script, or the cluster's units and its script and length. An
+/// open-addressing table (a multiply-shift hash, no `Hasher`), grown by doubling; bounded
+/// (65,536 entries, then cleared and rebuilt as used). Thread-safe.
 final class ScalarFaces: Sendable {
-    private let table = Mutex<[ScalarKey: FontFace]>([:])
+    private struct Table {
+        /// Keys per slot, `empty` where none; the slot's face as 1 + its index in `faces`.
+        var keys: [(UInt64, UInt64)] = []
+        var slots: [UInt16] = []
+        var faces: [FontFace] = []
+        var count = 0
+        static let empty: (UInt64, UInt64) = (.max, .max)
+        static let maxCount = 65_536
 
-    subscript(key: ScalarKey) -> FontFace? {
-        get { table.withLock { $0[key] } }
+        func slot(_ a: UInt64, _ b: UInt64) -> Int {
+            Int(truncatingIfNeeded: (a ^ b &* 0x2545_F491_4F6C_DD1D) &* 0x9E37_79B9_7F4A_7C15 >> 20) & (keys.count - 1)
+        }
+
+        func find(_ a: UInt64, _ b: UInt64) -> FontFace? {
+            guard !keys.isEmpty else { return nil }
+            return keys.withUnsafeBufferPointer { keys in
+                var i = slot(a, b)
+                while true {
+                    let k = keys[i]
+                    if k == (a, b) { return faces[Int(slots[i]) - 1] }
+                    if k == Self.empty { return nil }
+                    i = (i + 1) & (keys.count - 1)
+                }
+            }
+        }
+
+        mutating func insert(_ face: FontFace, _ a: UInt64, _ b: UInt64) {
+            if count >= Self.maxCount { self = Table() }
+            if (count + 1) * 2 > keys.count { grow() }
+            var number = faces.firstIndex { $0 === face }
+            if number == nil {
+                // Faces a family falls back to are few; past 65,535 the table starts over.
+                if faces.count >= Int(UInt16.max) { self = Table(); grow() }
+                faces.append(face)
+                number = faces.count - 1
+            }
+            var i = slot(a, b)
+            while keys[i] != Self.empty, keys[i] != (a, b) { i = (i + 1) & (keys.count - 1) }
+            if keys[i] == Self.empty { count += 1 }
+            keys[i] = (a, b)
+            slots[i] = UInt16(number! + 1)
+        }
+
+        private mutating func grow() {
+            let old = keys, oldSlots = slots
+            let size = max(256, keys.count * 2)
+            keys = [(UInt64, UInt64)](repeating: Self.empty, count: size)
+            slots = [UInt16](repeating: 0, count: size)
+            for (j, k) in old.enumerated() where k != Self.empty {
+                var i = slot(k.0, k.1)
+                while keys[i] != Self.empty { i = (i + 1) & (size - 1) }
+                keys[i] = k
+                slots[i] = oldSlots[j]
+            }
+        }
+    }
+    private let table = Mutex<Table>(Table())
+
+    /// The face kept for key (`a`, `b`), if any.
+    func face(_ a: UInt64, _ b: UInt64) -> FontFace? {
+        table.withLock { $0.find(a, b) }
     }
 
-    func set(_ face: FontFace, for key: ScalarKey) {
-        table.withLock { t in
-            if t.count >= 65_536 { t.removeAll() }
-            t[key] = face
-        }
+    /// Keeps `face` for key (`a`, `b`).
+    func set(_ face: FontFace, _ a: UInt64, _ b: UInt64) {
+        table.withLock { $0.insert(face, a, b) }
     }
 }
 

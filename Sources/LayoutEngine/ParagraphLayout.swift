@@ -56,8 +56,17 @@ struct ParagraphContext {
     /// The grapheme boundaries of the paragraph being shaped (words are cached only when they
     /// split at one).
     private var currentGraphemes: [Int32] = []
+    /// The code units this request has seen take each fallback face, for the fast path
+    /// in `shape`.
+    private var faceBits = FaceBits()
+    /// Whether each style is an inline object's (read per cluster; the style is not copied).
+    private let isAttachmentStyle: [Bool]
     /// Shape cache context numbers already looked up by this request.
     private var contextMemo: [ContextMemoKey: Int] = [:]
+    /// The last few of `contextMemo`'s entries used, compared before hashing; and the slot
+    /// the next one replaces once there are eight.
+    private var recentContexts: [(key: ContextMemoKey, number: Int)] = []
+    private var nextRecentContext = 0
     /// Fonts the result's runs refer to, by index.
     var fonts: [UsedFont] = []
     private var fontIndex: [UsedFont: Int] = [:]
@@ -70,6 +79,7 @@ struct ParagraphContext {
         self.selector = FontSelector(fonts: engine.fonts, language: request.language)
         self.features = request.styles.map(harfBuzzFeatures)
         self.styleFamily = [Int?](repeating: nil, count: request.styles.count)
+        self.isAttachmentStyle = request.styles.map { $0.attachment != nil }
         var ids: [SpanStyle: Int] = [:]
         self.shapingID = request.styles.map { style in
             if let known = ids[style] { return known }
@@ -129,26 +139,37 @@ struct ParagraphContext {
         // copy the selector and make every font lookup copy its tables.
         let styles = request.styles
         let levels = bidi.levels
-        // When the run being gathered is in its style's primary face: that style, script,
-        // level and the face's coverage bits (see the fast path below); else style -1.
-        var primaryRunStyle = -1
-        var primaryRunScript: Int32 = 0
-        var primaryRunLevel: UInt8 = 0
-        var primaryRunCoverage: [UInt64] = []
-        for c in 0..<(graphemes.count - 1) {
-            let start = Int(graphemes[c]), end = Int(graphemes[c + 1])
-            while styleRun + 1 < request.styleRuns.count, request.styleRuns[styleRun + 1].start <= range.start + start {
+        // The run being gathered, for the fast path below: its style (-1: none, no fast path),
+        // script and level, and the code units known to take its face as one-unit clusters
+        // continuing it — the primary face's coverage bits (read only, below U+231A), or
+        // the bits this request has learnt for a fallback face (`FaceBits`), held here
+        // while the run lasts and handed back when it ends.
+        var runStyle = -1
+        var runScript: Int32 = 0
+        var runLevel: UInt8 = 0
+        var runIsPrimary = false
+        var runBits: [UInt64] = []
+        var runBitsSlot = -1
+        // The arrays read per cluster through buffers, the request's style runs bound once.
+        let styleRuns = request.styleRuns
+        let lastStyle = request.styles.count - 1
+        try graphemes.withUnsafeBufferPointer { g in
+        try scripts.withUnsafeBufferPointer { sc in
+        try levels.withUnsafeBufferPointer { lv in
+        for c in 0..<(g.count - 1) {
+            let start = Int(g[c]), end = Int(g[c + 1])
+            while styleRun + 1 < styleRuns.count, styleRuns[styleRun + 1].start <= range.start + start {
                 styleRun += 1
             }
-            let styleIndex = styleRun >= 0 ? min(max(request.styleRuns[styleRun].style, 0), request.styles.count - 1) : 0
-            // The common case: one code unit the primary face covers, continuing a run in
-            // that face (same style, script and level) — what `face` would pick (see
-            // `FontSelector.primaryCoverage(of:family:)`), without asking it.
-            if primaryRunStyle == styleIndex, end == start + 1, scripts[c].code == primaryRunScript,
-               levels[start] == primaryRunLevel {
+            let styleIndex = styleRun >= 0 ? min(max(styleRuns[styleRun].style, 0), lastStyle) : 0
+            // The common case: one code unit continuing the run (same style, script and
+            // level) that is known to take the run's face — what `face` would pick (see
+            // `FontSelector.primaryCoverage(of:family:)` and `FaceBits`), without asking it.
+            let continuesRun = runStyle == styleIndex && sc[c].code == runScript && lv[start] == runLevel
+            if continuesRun, end == start + 1 {
                 let unit = Int(text[start])
-                if unit < 0x231A, unit >> 6 < primaryRunCoverage.count,
-                   primaryRunCoverage[unit >> 6] & (1 << UInt64(unit & 63)) != 0 {
+                if (!runIsPrimary || unit < 0x231A), unit >> 6 < runBits.count,
+                   runBits[unit >> 6] & (1 << UInt64(unit & 63)) != 0 {
                     continue
                 }
             }
@@ -159,18 +180,19 @@ struct ParagraphContext {
                 family = try selector.familyNumber(request.styles[styleIndex].font)
                 styleFamily[styleIndex] = family
             }
-            let face = try selector.face(text, start, end, script: scripts[c], family: family,
+            let face = try selector.face(text, start, end, script: sc[c], family: family,
                                          font: styles[styleIndex].font)
-            let key = RunKey(face: face, script: scripts[c], level: bidi.levels[start], shaping: shapingID[styleIndex],
+            let key = RunKey(face: face, script: sc[c], level: lv[start], shaping: shapingID[styleIndex],
                              styleIndex: styleIndex)
-            if let attachment = request.styles[styleIndex].attachment {
+            if isAttachmentStyle[styleIndex] {
                 // An inline object: no glyphs, its width as its one cluster's advance.
                 if let current = runKey { shapeRun(text, runStart, start, current, &runs, &advances) }
-                advances[start] = attachment.width
+                advances[start] = request.styles[styleIndex].attachment?.width ?? 0
                 runs.append(ShapedRun(start: start, end: end, face: face, script: key.script, level: key.level,
                                       style: request.styles[styleIndex], glyphs: []))
                 runKey = nil
-                primaryRunStyle = -1
+                faceBits.handBack(&runBits, slot: &runBitsSlot)
+                runStyle = -1
                 runStart = end
                 continue
             }
@@ -187,7 +209,8 @@ struct ParagraphContext {
                     piece = pieceEnd
                 }
                 runKey = nil
-                primaryRunStyle = -1
+                faceBits.handBack(&runBits, slot: &runBitsSlot)
+                runStyle = -1
                 runStart = end
                 continue
             }
@@ -196,17 +219,27 @@ struct ParagraphContext {
                 runStart = start
             }
             if runKey != key {
+                faceBits.handBack(&runBits, slot: &runBitsSlot)
+                runStyle = styleIndex
+                runScript = key.script.code
+                runLevel = key.level
                 if let coverage = selector.primaryCoverage(of: face, family: family) {
-                    primaryRunStyle = styleIndex
-                    primaryRunScript = key.script.code
-                    primaryRunLevel = key.level
-                    primaryRunCoverage = coverage
+                    runIsPrimary = true
+                    runBits = coverage
                 } else {
-                    primaryRunStyle = -1
+                    runIsPrimary = false
+                    runBitsSlot = faceBits.take(family: family, script: key.script.code, face: face, into: &runBits)
                 }
+                runKey = key
             }
-            runKey = key
+            // A one-unit cluster in a fallback face's run: its face is now known for the
+            // request (the run's face, as the cluster before it was in it).
+            if !runIsPrimary, runBitsSlot >= 0, end == start + 1 { FaceBits.learn(Int(text[start]), in: &runBits) }
         }
+        }
+        }
+        }
+        faceBits.handBack(&runBits, slot: &runBitsSlot)
         if let current = runKey { shapeRun(text, runStart, n, current, &runs, &advances) }
 
         // Letter spacing: after each cluster of a spaced style.
@@ -283,32 +316,25 @@ struct ParagraphContext {
     private mutating func shapeRun(_ text: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, _ key: RunKey,
                           _ runs: inout [ShapedRun], _ advances: inout [Double]) {
         let face = key.face
-        let style = request.styles[key.styleIndex]
-        let variations = face.effectiveVariations(style.font)
+        let styleIndex = key.styleIndex
+        // Fields read in place: binding the style would copy it (and retain its strings).
+        let size = request.styles[styleIndex].font.size
+        let variations = face.effectiveVariations(request.styles[styleIndex].font)
         let instance = face.instance(variations: variations)
         let font = instance?.font ?? face.font
         let glyphs = withExtendedLifetime(instance) { () -> [ShapedGlyph] in
             let cache = engine.shapeCache
             guard cache.capacity > 0 else {
                 return shaping.shape(paragraph: text, start: start, end: end, face: face, font: font,
-                                     features: features[key.styleIndex], script: key.script, level: key.level,
-                                     language: language, size: style.font.size, advances: &advances)
+                                     features: features[styleIndex], script: key.script, level: key.level,
+                                     language: language, size: size, advances: &advances)
             }
             // Word by word (a word: text up to and with the spaces after it, split only at a
             // grapheme boundary), each looked up in the shape cache; words too long to cache
             // are shaped in the paragraph's context as before.
             let rtl = key.level & 1 == 1
-            // The context's number, once per request for each face, style, script, direction.
-            let memoKey = ContextMemoKey(face: ObjectIdentifier(face), style: key.styleIndex, script: key.script.code, rtl: rtl)
-            let context: Int
-            if let known = contextMemo[memoKey] {
-                context = known
-            } else {
-                context = cache.contextNumber(ShapeCache.Context(
-                    face: face.identity, variations: variations, size: style.font.size, features: style.font.features,
-                    spaced: style.letterSpacing != 0, script: key.script.code, rtl: rtl, language: request.language))
-                contextMemo[memoKey] = context
-            }
+            let context = contextNumber(face: face, styleIndex: styleIndex, script: key.script, rtl: rtl,
+                                        variations: variations, cache: cache)
             // Left to right: glyphs go straight into the run. Right to left: each word's
             // glyphs (visual order within the word) are kept, then laid out last word first.
             var all: [ShapedGlyph] = []
@@ -319,7 +345,9 @@ struct ParagraphContext {
                 var e = w
                 while e < end, text[e] != 0x20 { e += 1 }
                 while e < end, text[e] == 0x20 { e += 1 }
-                while e < end, !isGraphemeBoundary(e) {   // a mark on a space: keep it whole
+                // A mark on a space: keep it whole. (After a space only an extending or
+                // spacing mark or a joiner continues a cluster, none of them below U+0300.)
+                while e < end, text[e] >= 0x300, !isGraphemeBoundary(e) {
                     e += 1
                     while e < end, text[e] != 0x20 { e += 1 }
                     while e < end, text[e] == 0x20 { e += 1 }
@@ -327,25 +355,30 @@ struct ParagraphContext {
                 let first = all.count
                 if e - w > ShapeCache.maxWordLength {
                     all += shaping.shape(paragraph: text, start: w, end: e, face: face, font: font,
-                                         features: features[key.styleIndex], script: key.script, level: key.level,
-                                         language: language, size: style.font.size, advances: &advances)
+                                         features: features[styleIndex], script: key.script, level: key.level,
+                                         language: language, size: size, advances: &advances)
                 } else {
                     let word = UnsafeBufferPointer(rebasing: text[w..<e])
                     let cached = cache.glyphs(context: context, bot: w == 0, eot: e == text.count, text: word) {
                         var scratch = [Double](repeating: 0, count: word.count)
                         return shaping.shape(paragraph: word, start: 0, end: word.count, face: face, font: font,
-                                             features: features[key.styleIndex], script: key.script, level: key.level,
-                                             language: language, size: style.font.size, bot: w == 0, eot: e == text.count,
+                                             features: features[styleIndex], script: key.script, level: key.level,
+                                             language: language, size: size, bot: w == 0, eot: e == text.count,
                                              advances: &scratch)
                     }
-                    // Clusters from the word's start to the paragraph's, straight into the
-                    // run (the cached array is shared, so it is not changed in place).
+                    // Copied whole into the run (the cached array is shared, so it is not
+                    // changed in place), then clusters moved from the word's start to the
+                    // paragraph's and advances added, through pointers.
+                    all.append(contentsOf: cached)
                     let offset = Int32(w)
-                    for var glyph in cached {
-                        glyph.cluster += offset
-                        let cluster = Int(glyph.cluster)
-                        if cluster < advances.count { advances[cluster] += Double(glyph.advance) }
-                        all.append(glyph)
+                    all.withUnsafeMutableBufferPointer { glyphs in
+                        advances.withUnsafeMutableBufferPointer { advances in
+                            for g in first..<glyphs.count {
+                                glyphs[g].cluster &+= offset
+                                let cluster = Int(glyphs[g].cluster)
+                                if cluster < advances.count { advances[cluster] += Double(glyphs[g].advance) }
+                            }
+                        }
                     }
                 }
                 if rtl { rtlWords.append(first..<all.count) }
@@ -360,12 +393,79 @@ struct ParagraphContext {
             return all
         }
         runs.append(ShapedRun(start: start, end: end, face: face, script: key.script, level: key.level,
-                              style: style, glyphs: glyphs))
+                              style: request.styles[styleIndex], glyphs: glyphs))
+    }
+
+    /// The shape cache's number for a run's context (face, style, script, direction), asked of
+    /// the cache once per request: the last few are compared in a small list before the
+    /// request's table (runs alternate between a handful of contexts).
+    private mutating func contextNumber(face: FontFace, styleIndex: Int, script: Script, rtl: Bool,
+                                        variations: [FontVariation], cache: ShapeCache) -> Int {
+        let memoKey = ContextMemoKey(face: ObjectIdentifier(face), style: styleIndex, script: script.code, rtl: rtl)
+        for entry in recentContexts where entry.key == memoKey { return entry.number }
+        let context: Int
+        if let known = contextMemo[memoKey] {
+            context = known
+        } else {
+            let style = request.styles[styleIndex]
+            context = cache.contextNumber(ShapeCache.Context(
+                face: face.identity, variations: variations, size: style.font.size, features: style.font.features,
+                spaced: style.letterSpacing != 0, script: script.code, rtl: rtl, language: request.language))
+            contextMemo[memoKey] = context
+        }
+        if recentContexts.count < 8 {
+            recentContexts.append((memoKey, context))
+        } else {
+            recentContexts[nextRecentContext] = (memoKey, context)
+            nextRecentContext = (nextRecentContext + 1) & 7
+        }
+        return context
     }
 
     private func isGraphemeBoundary(_ offset: Int) -> Bool {
         let i = currentGraphemes.partitionPoint { Int($0) < offset }
         return i < currentGraphemes.count && Int(currentGraphemes[i]) == offset
+    }
+}
+
+/// Per request, the code units seen to take a fallback face as one-unit clusters: one bit
+/// table per (family, script, face), so that a later cluster of the same unit continuing a
+/// run in that face skips `FontSelector.face`. Sound because, for a one-unit cluster,
+/// `face` depends only on the family, the script, the unit and the face of the cluster
+/// before (which, continuing the run, is the run's face). Bounded: at most `maxTables`
+/// tables of at most 1,024 words (the BMP) each.
+struct FaceBits {
+    private var keys: [(family: Int, script: Int32, face: ObjectIdentifier)] = []
+    private var tables: [[UInt64]] = []
+    static let maxTables = 32
+
+    /// Moves the table for (`family`, `script`, `face`) into `bits` (made on first use) and
+    /// returns its slot, or -1 (and empty bits) when the request already has `maxTables`.
+    mutating func take(family: Int, script: Int32, face: FontFace, into bits: inout [UInt64]) -> Int {
+        let id = ObjectIdentifier(face)
+        var slot = keys.firstIndex { $0.family == family && $0.script == script && $0.face == id } ?? -1
+        if slot < 0 {
+            guard keys.count < Self.maxTables else { bits = []; return -1 }
+            keys.append((family, script, id))
+            tables.append([])
+            slot = keys.count - 1
+        }
+        swap(&bits, &tables[slot])
+        return slot
+    }
+
+    /// Moves `bits` back into its slot (if it came from one) and leaves `bits` empty.
+    mutating func handBack(_ bits: inout [UInt64], slot: inout Int) {
+        if slot >= 0 { swap(&bits, &tables[slot]) }
+        bits = []
+        slot = -1
+    }
+
+    /// Sets `unit`'s bit, growing the table as far as it.
+    static func learn(_ unit: Int, in bits: inout [UInt64]) {
+        let word = unit >> 6
+        if word >= bits.count { bits.append(contentsOf: repeatElement(0, count: word + 1 - bits.count)) }
+        bits[word] |= 1 << UInt64(unit & 63)
     }
 }
 
