@@ -12,16 +12,25 @@ public struct JSONParser {
     public static let defaultMaxDepth = 64
 
     /// Parses one JSON text that makes up all of `bytes` (surrounding white space allowed).
+    /// Read where they lie when they are contiguous (an array, a slice), else copied once.
     public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
-        let array = Array(bytes)
-        return try array.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
-            var parser = Cursor(bytes: buffer, maxDepth: maxDepth)
-            parser.skipSpace()
-            let value = try parser.value(depth: 0)
-            parser.skipSpace()
-            guard parser.at == buffer.count else { throw parser.error("unexpected data after the JSON value") }
-            return value
+        if let result = bytes.withContiguousStorageIfAvailable({ buffer in
+            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer: buffer, maxDepth: maxDepth) }
+        }) {
+            return try result.get()
         }
+        return try Array(bytes).withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
+            try parse(buffer: buffer, maxDepth: maxDepth)
+        }
+    }
+
+    private static func parse(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError) -> JSONValue {
+        var parser = Cursor(bytes: buffer, maxDepth: maxDepth)
+        parser.skipSpace()
+        let value = try parser.value(depth: 0)
+        parser.skipSpace()
+        guard parser.at == buffer.count else { throw parser.error("unexpected data after the JSON value") }
+        return value
     }
 
     /// Parses a JSON text given as a string.
@@ -162,92 +171,121 @@ public struct JSONParser {
                 if b < 0x20 { throw error("unescaped control character in a string") }
                 at += 1
             }
-            // Escapes only shrink text, so the rest of the message bounds the string; room for
-            // up to 64 KiB of it at once (more grows as usual).
-            var out: [UInt8] = []
-            out.reserveCapacity(min(bytes.count - start, 1 << 16))
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<at]))
-            while at < bytes.count {
-                let b = bytes[at]
-                if b == UInt8(ascii: "\"") {
-                    at += 1
-                    guard let s = out.withUnsafeBufferPointer(validatedString) else {
-                        throw error("invalid UTF-8 in a string")
+            // With escapes: find the closing quote (a backslash's next byte never closes), then
+            // decode into a buffer that long — escapes only shrink text — writing in place.
+            // Escapes are encoded here, always well formed, so only text that came in raw and
+            // not ASCII is validated again.
+            var end = at
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+                end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
+            }
+            let capacity = min(end, bytes.count) - start + 4
+            var i = start
+            var failure: String?
+            var closed = false
+            var rawNonASCII = false
+            let decoded = [UInt8](unsafeUninitializedCapacity: capacity) { out, count in
+                var o = 0
+                decoding: while i < bytes.count {
+                    let b = bytes[i]
+                    if b == UInt8(ascii: "\"") { i += 1; closed = true; break }
+                    if b < 0x20 { failure = "unescaped control character in a string"; break }
+                    if b != UInt8(ascii: "\\") {
+                        if b >= 0x80 { rawNonASCII = true }
+                        out[o] = b; o += 1; i += 1
+                        continue
                     }
-                    return s
-                }
-                if b < 0x20 { throw error("unescaped control character in a string") }
-                if b != UInt8(ascii: "\\") { out.append(b); at += 1; continue }
-                at += 1
-                guard at < bytes.count else { break }
-                let e = bytes[at]
-                at += 1
-                switch e {
-                case UInt8(ascii: "\""): out.append(0x22)
-                case UInt8(ascii: "\\"): out.append(0x5C)
-                case UInt8(ascii: "/"): out.append(0x2F)
-                case UInt8(ascii: "b"): out.append(0x08)
-                case UInt8(ascii: "f"): out.append(0x0C)
-                case UInt8(ascii: "n"): out.append(0x0A)
-                case UInt8(ascii: "r"): out.append(0x0D)
-                case UInt8(ascii: "t"): out.append(0x09)
-                case UInt8(ascii: "u"):
-                    var scalar = try hex4()
-                    if scalar >= 0xD800 && scalar < 0xDC00 {
-                        // A high surrogate pairs with a following low one, else stands alone.
-                        if at + 5 < bytes.count, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u") {
-                            let save = at
-                            at += 2
-                            let low = try hex4()
-                            if low >= 0xDC00 && low < 0xE000 {
-                                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    i += 1
+                    guard i < bytes.count else { break }
+                    let e = bytes[i]
+                    i += 1
+                    switch e {
+                    case UInt8(ascii: "\""): out[o] = 0x22
+                    case UInt8(ascii: "\\"): out[o] = 0x5C
+                    case UInt8(ascii: "/"): out[o] = 0x2F
+                    case UInt8(ascii: "b"): out[o] = 0x08
+                    case UInt8(ascii: "f"): out[o] = 0x0C
+                    case UInt8(ascii: "n"): out[o] = 0x0A
+                    case UInt8(ascii: "r"): out[o] = 0x0D
+                    case UInt8(ascii: "t"): out[o] = 0x09
+                    case UInt8(ascii: "u"):
+                        guard var scalar = Self.hex4(bytes, i) else { failure = "invalid \\u escape"; break decoding }
+                        i += 4
+                        if scalar >= 0xD800 && scalar < 0xDC00 {
+                            // A high surrogate pairs with a following low one, else stands alone.
+                            if i + 5 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") {
+                                guard let low = Self.hex4(bytes, i + 2) else {
+                                    i += 2
+                                    failure = "invalid \\u escape"
+                                    break decoding
+                                }
+                                if low >= 0xDC00 && low < 0xE000 {
+                                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                                    i += 6
+                                } else {
+                                    scalar = 0xFFFD
+                                }
                             } else {
-                                at = save
                                 scalar = 0xFFFD
                             }
-                        } else {
+                        } else if scalar >= 0xDC00 && scalar < 0xE000 {
                             scalar = 0xFFFD
                         }
-                    } else if scalar >= 0xDC00 && scalar < 0xE000 {
-                        scalar = 0xFFFD
+                        o += Self.encodeUTF8(scalar, into: out, at: o)
+                        continue
+                    default:
+                        failure = "invalid escape"
+                        break decoding
                     }
-                    appendUTF8(&out, scalar)
-                default:
-                    throw error("invalid escape")
+                    o += 1
                 }
+                count = o
             }
-            throw error("unterminated string")
+            at = i
+            if let failure { throw error(failure) }
+            guard closed else { throw error("unterminated string") }
+            if !rawNonASCII { return String(decoding: decoded, as: UTF8.self) }
+            guard let s = decoded.withUnsafeBufferPointer(validatedString) else {
+                throw error("invalid UTF-8 in a string")
+            }
+            return s
         }
 
-        mutating func hex4() throws(JSONParseError) -> UInt32 {
-            guard at + 4 <= bytes.count else { throw error("invalid \\u escape") }
+        /// The value of the four hex digits at `i`, or nil when they are not four hex digits.
+        static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> UInt32? {
+            guard i + 4 <= bytes.count else { return nil }
             var v: UInt32 = 0
-            for _ in 0..<4 {
-                let b = bytes[at]
-                let d: UInt32
-                switch b {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - UInt8(ascii: "0"))
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(b - UInt8(ascii: "a") + 10)
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(b - UInt8(ascii: "A") + 10)
-                default: throw error("invalid \\u escape")
+            for k in i..<(i + 4) {
+                let b = bytes[k]
+                let digit = b &- UInt8(ascii: "0"), letter = (b | 0x20) &- UInt8(ascii: "a")
+                if digit < 10 {
+                    v = v << 4 | UInt32(digit)
+                } else if letter < 6 {
+                    v = v << 4 | UInt32(letter + 10)
+                } else {
+                    return nil
                 }
-                v = v << 4 | d
-                at += 1
             }
             return v
         }
 
-        func appendUTF8(_ out: inout [UInt8], _ s: UInt32) {
+        /// Writes `s` (a scalar, not a surrogate) as UTF-8 at `o`; returns the bytes written.
+        static func encodeUTF8(_ s: UInt32, into out: UnsafeMutableBufferPointer<UInt8>, at o: Int) -> Int {
             switch s {
-            case 0..<0x80: out.append(UInt8(s))
+            case 0..<0x80:
+                out[o] = UInt8(s)
+                return 1
             case 0x80..<0x800:
-                out.append(UInt8(0xC0 | (s >> 6))); out.append(UInt8(0x80 | (s & 0x3F)))
+                out[o] = UInt8(0xC0 | (s >> 6)); out[o + 1] = UInt8(0x80 | (s & 0x3F))
+                return 2
             case 0x800..<0x10000:
-                out.append(UInt8(0xE0 | (s >> 12))); out.append(UInt8(0x80 | ((s >> 6) & 0x3F)))
-                out.append(UInt8(0x80 | (s & 0x3F)))
+                out[o] = UInt8(0xE0 | (s >> 12)); out[o + 1] = UInt8(0x80 | ((s >> 6) & 0x3F))
+                out[o + 2] = UInt8(0x80 | (s & 0x3F))
+                return 3
             default:
-                out.append(UInt8(0xF0 | (s >> 18))); out.append(UInt8(0x80 | ((s >> 12) & 0x3F)))
-                out.append(UInt8(0x80 | ((s >> 6) & 0x3F))); out.append(UInt8(0x80 | (s & 0x3F)))
+                out[o] = UInt8(0xF0 | (s >> 18)); out[o + 1] = UInt8(0x80 | ((s >> 12) & 0x3F))
+                out[o + 2] = UInt8(0x80 | ((s >> 6) & 0x3F)); out[o + 3] = UInt8(0x80 | (s & 0x3F))
+                return 4
             }
         }
     }
