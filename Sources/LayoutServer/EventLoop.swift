@@ -29,6 +29,10 @@ final class ClientConnection: @unchecked Sendable {
         /// An ordered request (`update`) runs: the connection's later messages wait for it.
         var ordered = false
         var closed = false
+        /// The loop has stopped reading for good (`ClientConnection.closeReading()`):
+        /// a worker's answer then always wakes the loop, which closes the connection once
+        /// everything is answered.
+        var readClosed = false
         /// Since when buffered output has made no progress (nil: nothing buffered).
         var stalledSince: Double?
         /// Set when the connection must be dropped (output over its limit).
@@ -49,6 +53,27 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     var buffered: Int { shared.withLock { $0.output.count - $0.sent } }
+
+    /// Stops reading for good (loop thread; see `Shared.readClosed`).
+    func closeReading() {
+        readClosed = true
+        shared.withLock { $0.readClosed = true }
+    }
+
+    /// After a worker has queued its answer: one request fewer pending. Returns whether the
+    /// loop must look at the connection — not when the answer went out whole and the
+    /// request changed nothing the loop decides on (reading was not paused for it, it was
+    /// not an ordered request, the connection is neither closing nor to be dropped), which
+    /// saves a wake-up of the loop thread per request. (Output still buffered has EPOLLOUT
+    /// armed, so the loop hears of it from epoll in any case.)
+    func finishRequest(ordered: Bool, maxPending: Int) -> Bool {
+        shared.withLock { s in
+            let wasFull = s.pending >= maxPending
+            s.pending -= 1
+            if ordered { s.ordered = false }
+            return ordered || wasFull || s.sent < s.output.count || s.dropReason != nil || s.closed || s.readClosed
+        }
+    }
     var orderedRunning: Bool { shared.withLock { $0.ordered } }
 
     /// Queues `line` plus a newline and writes what the socket takes now (never blocks).
@@ -117,7 +142,9 @@ final class UnsentBytes: Sendable {
 /// The server's one event loop: a single thread waits with epoll on the listening socket and
 /// every connection, reads and frames requests, answers the quick ones inline and hands the
 /// rest to the worker pool, whose answers are written by the workers when the socket takes
-/// them (else buffered, and written by the loop when it becomes writable). Enforces the
+/// them (else buffered, and written by the loop when it becomes writable); a worker wakes
+/// the loop only when its answer leaves something for the loop to do (see
+/// `ClientConnection.finishRequest`). Enforces the
 /// per-connection limits: pending requests (reading pauses), buffered output (a client that
 /// never reads is dropped), half-sent lines and stalled output (dropped after their
 /// deadlines). Started by `Server.serve`.
@@ -265,7 +292,7 @@ final class EventLoop: @unchecked Sendable {
             if n < 0 && code == EINTR { continue }
             if n < 0 && (code == EAGAIN || code == EWOULDBLOCK) { break }
             // End of stream (or an error): answer what was asked, then close.
-            connection.readClosed = true
+            connection.closeReading()
             break
         }
         connection.partialSince = connection.framer.pendingCount > 0 ? (connection.partialSince ?? Statistics.now()) : nil
@@ -282,7 +309,7 @@ final class EventLoop: @unchecked Sendable {
             case .oversized:
                 let error = RPCError(.invalidRequest, "invalid request: message exceeds \(configuration.maxMessageBytes) bytes; the connection is closed")
                 connection.enqueue(JSONWriter.serialize(RPCResponse.failure(id: .null, error: error)), limit: limit)
-                connection.readClosed = true
+                connection.closeReading()
                 connection.framer = LineFramer(maxLineLength: 0)
                 return
             case .line(let bytes):
@@ -297,16 +324,14 @@ final class EventLoop: @unchecked Sendable {
                     Server.workers.async { [self] in
                         if let reply = job() { connection.enqueue(reply, limit: limit) }
                         service.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
-                        connection.shared.withLock { $0.pending -= 1 }
-                        markDirty(connection.token)
+                        if connection.finishRequest(ordered: false, maxPending: maxPending) { markDirty(connection.token) }
                     }
                 case .ordered(let job):
                     connection.shared.withLock { $0.pending += 1; $0.ordered = true }
                     Server.workers.async { [self] in
                         if let reply = job() { connection.enqueue(reply, limit: limit) }
                         service.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
-                        connection.shared.withLock { $0.pending -= 1; $0.ordered = false }
-                        markDirty(connection.token)
+                        if connection.finishRequest(ordered: true, maxPending: maxPending) { markDirty(connection.token) }
                     }
                 }
             }
@@ -356,7 +381,7 @@ final class EventLoop: @unchecked Sendable {
                 Log.info("dropping a connection: a message stayed incomplete for \(partialLimit) s")
                 let error = RPCError(.invalidRequest, "invalid request: a message stayed incomplete for \(partialLimit) s; the connection is closed")
                 connection.enqueue(JSONWriter.serialize(RPCResponse.failure(id: .null, error: error)), limit: configuration.maxOutputBytes)
-                connection.readClosed = true
+                connection.closeReading()
                 connection.partialSince = nil
                 settle(connection)
                 continue

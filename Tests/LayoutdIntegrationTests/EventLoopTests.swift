@@ -37,6 +37,53 @@ struct EventLoopTests {
         for client in clients { client.connection.close() }
     }
 
+    /// Workers wake the loop only when an answer leaves it something to do. Two such cases,
+    /// on a raw socket: requests pipelined past the pending limit (reading paused, the rest
+    /// waiting in the framer) are all answered, and a client that shuts down its sending
+    /// side gets every answer and then the end of the stream.
+    @Test func pipelinedPastThePendingLimitThenHalfClosedGetsEveryAnswerAndTheEnd() throws {
+        let daemon = try Daemon(limits: #"{"maxPendingPerConnection": 2}"#)
+        defer { daemon.stop() }
+        for round in 0..<3 {
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            #expect(fd >= 0)
+            defer { close(fd) }
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (i, b) in daemon.socketPath.utf8.enumerated() { raw[i] = b }
+            }
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            #expect(connected == 0)
+            var wait = timeval(tv_sec: 20, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+            let count = 40
+            var batch: [UInt8] = []
+            for i in 0..<count {
+                batch += JSONWriter.serialize(RPCRequest(id: .number(Double(i)), method: "layout",
+                                                         params: ["text": .string("round \(round) request \(i)"), "width": 100]).json)
+                batch.append(0x0A)
+            }
+            let sent = batch.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            #expect(sent == batch.count)
+            shutdown(fd, Int32(SHUT_WR))
+            var received: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            var ended = false
+            while true {
+                let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if n > 0 { received += buffer[0..<n]; continue }
+                ended = n == 0   // -1: the receive timed out
+                break
+            }
+            let ids = received.split(separator: 0x0A).compactMap { try? JSONParser.parse($0)["id"]?.intValue }
+            #expect(Set(ids) == Set(0..<count), "round \(round): \(ids.count) of \(count) answered")
+            #expect(ended, "round \(round): the daemon closes the connection after the last answer")
+        }
+    }
+
     /// A client that pipelines requests and never reads is dropped once its answers pass the
     /// output limit or stall past the send deadline; memory stays bounded, and a client
     /// beside it is served all along.
