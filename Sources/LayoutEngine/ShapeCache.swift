@@ -43,6 +43,10 @@ public final class ShapeCache: Sendable {
         /// Slots: entry number + 1, 0 for empty. Size a power of two, at least twice the capacity.
         private var slots: [Int32]
         private var tick: UInt64 = 0
+        /// Lookups that found their word or not: counted here, under the shard's lock, not in
+        /// one counter every core writes.
+        private(set) var hits = 0
+        private(set) var misses = 0
         let capacity: Int
 
         init(capacity: Int) {
@@ -72,9 +76,16 @@ public final class ShapeCache: Sendable {
                     }
                 }
             }
-            guard let e = found else { return nil }
+            guard let e = found else {
+                misses += 1
+                return nil
+            }
+            hits += 1
             tick += 1
-            entries[e].tick = tick
+            // Marked used only when it has aged a sixteenth of the capacity: a word hit over
+            // and over is not written each time (a write pulls its line away from the other
+            // cores reading it), and stays far from the oldest eighth that eviction drops.
+            if tick &- entries[e].tick > UInt64(capacity / 16) { entries[e].tick = tick }
             return entries[e].glyphs
         }
 
@@ -86,7 +97,12 @@ public final class ShapeCache: Sendable {
         }
 
         mutating func insert(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>, _ glyphs: [ShapedGlyph]) {
-            if find(hash, context, flags, text) != nil { return }
+            // (The look-up here is not one of the cache's: its count is taken back.)
+            if find(hash, context, flags, text) != nil {
+                hits -= 1
+                return
+            }
+            misses -= 1
             if entries.count >= capacity { evictOldest() }
             tick += 1
             entries.append(Entry(hash: hash, context: context, flags: flags, text: Array(text), glyphs: glyphs, tick: tick))
@@ -121,7 +137,6 @@ public final class ShapeCache: Sendable {
         init(capacity: Int) { shard = Mutex(Shard(capacity: capacity)) }
     }
     private let shards: [LockedShard]
-    private let lookups = CacheLookupCounter()
     /// Most words kept in all (0: the cache is off).
     public let capacity: Int
 
@@ -145,10 +160,8 @@ public final class ShapeCache: Sendable {
         let context32 = Int32(truncatingIfNeeded: context)
         let locked = shards[Int(h >> 60)]
         if let known = locked.shard.withLock({ $0.find(h, context32, flags, text) }) {
-            lookups.hit()
             return known
         }
-        lookups.miss()
         let made = make()
         locked.shard.withLock { $0.insert(h, context32, flags, text, made) }
         return made
@@ -180,5 +193,10 @@ public final class ShapeCache: Sendable {
 
     /// Words kept now, and how lookups went.
     public var count: Int { shards.reduce(0) { $0 + $1.shard.withLock { $0.count } } }
-    public var lookupCounts: CacheLookups { lookups.snapshot }
+    public var lookupCounts: CacheLookups {
+        shards.reduce(CacheLookups(hits: 0, misses: 0)) { total, locked in
+            let (hits, misses) = locked.shard.withLock { ($0.hits, $0.misses) }
+            return CacheLookups(hits: total.hits + hits, misses: total.misses + misses)
+        }
+    }
 }

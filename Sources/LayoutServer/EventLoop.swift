@@ -169,6 +169,27 @@ final class EventLoop: @unchecked Sendable {
 
     var configuration: ServerConfiguration { server.service.configuration }
 
+    /// Longest message answered on the loop thread when the server is otherwise idle (see
+    /// `processFrames`): a paragraph or two, a few milliseconds of work at most.
+    static let inlineMessageBytes = 16 << 10
+
+    /// The connection whose requests the loop saw last, and since when no other connection
+    /// has sent one (loop thread only).
+    private var lastAsker: UInt64 = 0
+    private var askingAloneSince = 0.0
+
+    /// Whether `token`'s connection has been the only one sending requests for the last
+    /// 50 ms (notes this request), and the time now.
+    private func askingAlone(_ token: UInt64) -> (Bool, Double) {
+        let now = Statistics.now()
+        if token != lastAsker {
+            lastAsker = token
+            askingAloneSince = now
+            return (false, now)
+        }
+        return (now - askingAloneSince >= 0.05, now)
+    }
+
     /// Marks a connection for the loop's attention (from any thread) and wakes it.
     func markDirty(_ token: UInt64) {
         dirty.withLock { $0.append(token) }
@@ -303,6 +324,9 @@ final class EventLoop: @unchecked Sendable {
         let service = server.service
         let maxPending = configuration.maxPendingPerConnection
         let limit = configuration.maxOutputBytes
+        // Answering on the loop stops after a few milliseconds per call (a client pipelining
+        // many short requests gets the workers for the rest).
+        let inlineUntil = Statistics.now() + 0.005
         while connection.shared.withLock({ $0.pending }) < maxPending, !connection.orderedRunning,
               let frame = connection.framer.nextFrame() {
             switch frame {
@@ -315,11 +339,25 @@ final class EventLoop: @unchecked Sendable {
             case .line(let bytes):
                 // In flight from here until its answer is queued (SIGTERM's drain waits for it).
                 service.inFlight.wrappingAdd(1, ordering: .sequentiallyConsistent)
+                let (alone, now) = askingAlone(connection.token)
                 switch service.route(line: bytes, session: connection.session) {
                 case .reply(let reply):
                     if let reply { connection.enqueue(reply, limit: limit) }
                     service.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
                 case .job(let job):
+                    // A short message from the one connection that has been asking alone for
+                    // a while, with nothing else running: answered here, without handing it
+                    // to a worker and back (two thread wake-ups that cost as much as laying
+                    // out a short paragraph). Anything longer, or while other connections ask
+                    // too, goes to the workers, so the loop stays responsive and concurrent
+                    // clients are served in parallel.
+                    if alone, now < inlineUntil, bytes.count <= Self.inlineMessageBytes,
+                       service.inFlight.load(ordering: .sequentiallyConsistent) == 1 {
+                        service.statistics.onLoop.wrappingAdd(1, ordering: .relaxed)
+                        if let reply = job() { connection.enqueue(reply, limit: limit) }
+                        service.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+                        continue
+                    }
                     connection.shared.withLock { $0.pending += 1 }
                     Server.workers.async { [self] in
                         if let reply = job() { connection.enqueue(reply, limit: limit) }
@@ -342,17 +380,27 @@ final class EventLoop: @unchecked Sendable {
 
     /// After events: drop, close or re-arm the connection as its state asks.
     private func settle(_ connection: ClientConnection) {
-        let (pending, buffered, dropReason, closed, ordered) = connection.shared.withLock { s in
-            (s.pending, s.output.count - s.sent, s.dropReason, s.closed, s.ordered)
-        }
-        if closed { return }
-        if let dropReason {
-            drop(connection, reason: dropReason)
-            return
-        }
-        if connection.readClosed && pending == 0 && buffered == 0 {
-            drop(connection, reason: nil)
-            return
+        var pending = 0, buffered = 0, ordered = false
+        while true {
+            // After the end of input, messages already framed are still taken up as the
+            // requests before them finish; the connection closes once all are answered. (A
+            // request finishing between the two steps below leaves room for more: round again.)
+            if connection.readClosed { processFrames(connection) }
+            let (p, b, dropReason, closed, o) = connection.shared.withLock { s in
+                (s.pending, s.output.count - s.sent, s.dropReason, s.closed, s.ordered)
+            }
+            (pending, buffered, ordered) = (p, b, o)
+            if closed { return }
+            if let dropReason {
+                drop(connection, reason: dropReason)
+                return
+            }
+            if connection.readClosed && pending == 0 && buffered == 0 {
+                if connection.framer.hasLine { continue }
+                drop(connection, reason: nil)
+                return
+            }
+            break
         }
         var wanted = UInt32(EPOLLRDHUP.rawValue)
         // Reading pauses while the connection has its fill of requests running or of answers

@@ -19,6 +19,9 @@ final class Statistics: Sendable {
 
     static let window = 1024
     private let state = Mutex(State())
+    /// Requests the event loop answered itself (short ones while one client asks alone; see
+    /// `EventLoop.processFrames`), of `total`.
+    let onLoop = Atomic<Int>(0)
     let started = Statistics.now()
 
     static func now() -> Double {
@@ -61,7 +64,8 @@ final class Statistics: Sendable {
                 let i = min(sorted.count - 1, Int((p * Double(sorted.count - 1)).rounded()))
                 return .number((sorted[i] * 1e6).rounded() / 1000)
             }
-            return ["total": .number(Double(s.total)), "errors": .number(Double(s.errors)),
+            return ["total": .number(Double(s.total)), "onLoop": .number(Double(onLoop.load(ordering: .relaxed))),
+                    "errors": .number(Double(s.errors)),
                     "byMethod": Self.counts(s.byMethod), "errorsByMethod": Self.counts(s.errorsByMethod),
                     "latencyMs": ["p50": percentile(0.5), "p90": percentile(0.9), "p99": percentile(0.99),
                                   "max": percentile(1), "window": .number(Double(sorted.count))]]

@@ -27,6 +27,10 @@ public struct LineFramer {
     /// Bytes held for a line not yet complete.
     public var pendingCount: Int { buffer.count - head }
 
+    /// Whether a complete line (or the end of an oversized one) is waiting: `nextFrame` would
+    /// consume something.
+    public var hasLine: Bool { newlineIndex(from: max(scanned, head)) != nil }
+
     public mutating func append(_ bytes: UnsafeRawBufferPointer) { compact(); buffer.append(contentsOf: bytes) }
     public mutating func append(_ bytes: [UInt8]) { compact(); buffer.append(contentsOf: bytes) }
 

@@ -37,14 +37,43 @@ struct EventLoopTests {
         for client in clients { client.connection.close() }
     }
 
+    /// Short requests from a client asking alone are answered on the loop thread (counted
+    /// in `stats`), with the same answers as from a worker; while two clients ask in turn,
+    /// none is, so they are served in parallel by the workers.
+    @Test func shortRequestsOfAClientAskingAloneAreAnsweredOnTheLoop() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let a = try daemon.connect(), b = try daemon.connect()
+        func onLoop(_ client: Client) throws -> Double {
+            try client.result("stats")["requests"]?["onLoop"]?.doubleValue ?? -1
+        }
+        let params: JSONValue = ["text": "A short paragraph, answered quickly.", "width": 120]
+        let expected = try b.result("layout", params)
+        let before = try onLoop(a)
+        #expect(before >= 0)
+        for _ in 0..<40 {
+            #expect(try a.result("layout", params) == expected)
+            usleep(3_000)   // 40 × 3 ms: past the 50 ms a client must have asked alone
+        }
+        let alone = try onLoop(a)
+        #expect(alone - before >= 20, "\(alone - before) of 40 answered on the loop")
+        for i in 0..<40 {
+            #expect(try (i % 2 == 0 ? a : b).result("layout", params) == expected)
+        }
+        let inTurn = try onLoop(b)
+        #expect(inTurn - alone <= 1, "\(inTurn - alone) answered on the loop while two clients asked in turn")
+    }
+
     /// Workers wake the loop only when an answer leaves it something to do. Two such cases,
     /// on a raw socket: requests pipelined past the pending limit (reading paused, the rest
     /// waiting in the framer) are all answered, and a client that shuts down its sending
-    /// side gets every answer and then the end of the stream.
+    /// side gets every answer and then the end of the stream — also when its requests
+    /// finish before the loop reads the end (messages still framed then were once dropped
+    /// with the connection).
     @Test func pipelinedPastThePendingLimitThenHalfClosedGetsEveryAnswerAndTheEnd() throws {
         let daemon = try Daemon(limits: #"{"maxPendingPerConnection": 2}"#)
         defer { daemon.stop() }
-        for round in 0..<3 {
+        for round in 0..<10 {
             let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
             #expect(fd >= 0)
             defer { close(fd) }
