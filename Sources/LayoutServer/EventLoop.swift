@@ -307,6 +307,9 @@ final class EventLoop: @unchecked Sendable {
                 readBuffer.withUnsafeBytes { connection.framer.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
                 processFrames(connection)
                 if connection.shared.withLock({ $0.pending >= configuration.maxPendingPerConnection || $0.ordered }) { break }
+                // A short read emptied the socket: no second call only to hear EAGAIN (epoll is
+                // level-triggered, so bytes that arrive meanwhile wake the loop again).
+                if n < readBuffer.count { break }
                 continue
             }
             let code = errno
