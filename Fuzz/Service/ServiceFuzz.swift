@@ -169,7 +169,7 @@ func runLine(_ line: [UInt8]) {
     let answer: [UInt8]?
     switch service.route(line: line, session: session) {
     case .reply(let bytes): answer = bytes
-    case .job(let job): answer = job()
+    case .job(let job, _): answer = job()
     case .ordered(let job): answer = job()
     }
     // What the line should get back, from an independent reading of it.

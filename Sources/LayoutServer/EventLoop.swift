@@ -347,14 +347,14 @@ final class EventLoop: @unchecked Sendable {
                 case .reply(let reply):
                     if let reply { connection.enqueue(reply, limit: limit) }
                     service.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
-                case .job(let job):
-                    // A short message from the one connection that has been asking alone for
-                    // a while, with nothing else running: answered here, without handing it
-                    // to a worker and back (two thread wake-ups that cost as much as laying
-                    // out a short paragraph). Anything longer, or while other connections ask
-                    // too, goes to the workers, so the loop stays responsive and concurrent
-                    // clients are served in parallel.
-                    if alone, now < inlineUntil, bytes.count <= Self.inlineMessageBytes,
+                case .job(let job, let quick):
+                    // A short message of a quick method (its work bounded by its length) from
+                    // the one connection that has been asking alone for a while, with nothing
+                    // else running: answered here, without handing it to a worker and back
+                    // (two thread wake-ups that cost as much as laying out a short paragraph).
+                    // Anything else goes to the workers, so the loop stays responsive and
+                    // concurrent clients are served in parallel.
+                    if quick, alone, now < inlineUntil, bytes.count <= Self.inlineMessageBytes,
                        service.inFlight.load(ordering: .sequentiallyConsistent) == 1 {
                         service.statistics.onLoop.wrappingAdd(1, ordering: .relaxed)
                         if let reply = job() { connection.enqueue(reply, limit: limit) }

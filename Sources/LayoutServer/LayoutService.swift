@@ -84,6 +84,12 @@ public final class LayoutService: Sendable {
     public static let methods = ["initialize", "layout", "measure", "boundaries", "hitTest", "caret", "rects", "word",
                                  "lineRange", "selectedText", "update", "release", "render", "stats", "reload", "ping"]
 
+    /// Methods whose work is bounded by their message's length (text given, or a point or
+    /// offset looked up): not `render` (its image size is asked for), not `rects` and
+    /// `selectedText` (as long as the range asked for in a retained layout), not `stats` or
+    /// `reload`.
+    public static let quickMethods: Set<String> = ["layout", "measure", "boundaries", "hitTest", "caret", "word", "lineRange", "ping"]
+
     /// The engine and configuration in force; `reload` replaces both at once.
     private let current: Mutex<(engine: TextLayoutEngine, configuration: ServerConfiguration)>
     public var engine: TextLayoutEngine { current.withLock { $0.engine } }
@@ -152,7 +158,9 @@ public final class LayoutService: Sendable {
     /// a worker (everything else; answers may then come out of order).
     public enum Route {
         case reply([UInt8]?)
-        case job(@Sendable () -> [UInt8]?)
+        /// `quick`: its work grows with the message alone (`quickMethods`), so a short one may
+        /// be answered by the event loop itself (see `EventLoop.processFrames`).
+        case job(@Sendable () -> [UInt8]?, quick: Bool)
         /// Runs on a worker, but the connection's later messages wait until it is done
         /// (`update`: edits apply in the order sent, without holding up other connections).
         case ordered(@Sendable () -> [UInt8]?)
@@ -178,16 +186,16 @@ public final class LayoutService: Sendable {
             let deadline = Statistics.now() + configuration.requestSeconds
             let flag = request.id.map { session.register($0) }
             let snapshot = session.snapshot(cancellation: flag, deadline: deadline)
-            return .job { [self] in
+            return .job({ [self] in
                 defer { if let id = request.id { session.finished(id) } }
                 if let flag, flag.isSet, let id = request.id {
                     return JSONWriter.serialize(RPCResponse.failure(id: id, error: RPCError(.requestCancelled, "request cancelled")))
                 }
                 return handle(message: message, session: snapshot).map(JSONWriter.serialize)
-            }
+            }, quick: Self.quickMethods.contains(request.method))
         }
         let snapshot = session.snapshot(cancellation: nil, deadline: Statistics.now() + configuration.requestSeconds)
-        return .job { [self] in handle(message: message, session: snapshot).map(JSONWriter.serialize) }
+        return .job({ [self] in handle(message: message, session: snapshot).map(JSONWriter.serialize) }, quick: false)
     }
 
     /// Handles a parsed message: a request, a notification or a batch.

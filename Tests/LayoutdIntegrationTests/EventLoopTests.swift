@@ -37,9 +37,10 @@ struct EventLoopTests {
         for client in clients { client.connection.close() }
     }
 
-    /// Short requests from a client asking alone are answered on the loop thread (counted
-    /// in `stats`), with the same answers as from a worker; while two clients ask in turn,
-    /// none is, so they are served in parallel by the workers.
+    /// Short requests of quick methods from a client asking alone are answered on the loop
+    /// thread (counted in `stats`), with the same answers as from a worker; while two clients
+    /// ask in turn, none is, so they are served in parallel by the workers; nor are methods
+    /// whose work is not bounded by their message.
     @Test func shortRequestsOfAClientAskingAloneAreAnsweredOnTheLoop() throws {
         let daemon = try Daemon()
         defer { daemon.stop() }
@@ -62,6 +63,11 @@ struct EventLoopTests {
         }
         let inTurn = try onLoop(b)
         #expect(inTurn - alone <= 1, "\(inTurn - alone) answered on the loop while two clients asked in turn")
+        // Methods whose work is not bounded by their message (`stats` here, `render`, `rects`,
+        // `reload` …) always go to the workers, even from a client asking alone.
+        usleep(60_000)
+        for _ in 0..<10 { _ = try onLoop(b) }
+        #expect(try onLoop(b) == inTurn, "stats requests are not answered on the loop")
     }
 
     /// Workers wake the loop only when an answer leaves it something to do. Two such cases,
