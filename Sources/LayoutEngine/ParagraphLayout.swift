@@ -80,11 +80,15 @@ struct ParagraphContext {
         self.features = request.styles.map(harfBuzzFeatures)
         self.styleFamily = [Int?](repeating: nil, count: request.styles.count)
         self.isAttachmentStyle = request.styles.map { $0.attachment != nil }
-        var ids: [SpanStyle: Int] = [:]
-        self.shapingID = request.styles.map { style in
-            if let known = ids[style] { return known }
-            ids[style] = ids.count
-            return ids.count - 1
+        if request.styles.count == 1 {
+            self.shapingID = [0]   // (most requests: no table to hash the one style into)
+        } else {
+            var ids: [SpanStyle: Int] = [:]
+            self.shapingID = request.styles.map { style in
+                if let known = ids[style] { return known }
+                ids[style] = ids.count
+                return ids.count - 1
+            }
         }
     }
 

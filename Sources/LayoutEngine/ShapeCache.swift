@@ -26,6 +26,20 @@ public final class ShapeCache: Sendable {
     /// Longest stretch cached, in UTF-16 units; longer ones are shaped every time.
     static let maxWordLength = 40
 
+    /// A word of up to 16 UTF-16 units packed into four words (zero past its end; its length
+    /// is kept beside it), or all zero for a longer one.
+    struct Packed: Equatable, Sendable {
+        static let capacity = 16
+        var a: UInt64 = 0, b: UInt64 = 0, c: UInt64 = 0, d: UInt64 = 0
+
+        init(_ text: UnsafeBufferPointer<UInt16>) {
+            guard text.count <= Self.capacity, let base = text.baseAddress else { return }
+            withUnsafeMutableBytes(of: &self) { raw in
+                raw.baseAddress!.copyMemory(from: base, byteCount: text.count * 2)
+            }
+        }
+    }
+
     /// One lock's worth of the cache: an open-addressing table of entry numbers over the
     /// entries. A value kept in a `Mutex` (`ShapeCache.shards`), so its fields are reached
     /// through the lock's `inout` access, without the run-time exclusivity checks a class's
@@ -35,13 +49,19 @@ public final class ShapeCache: Sendable {
             var hash: UInt64
             var context: Int32
             var flags: UInt8
+            var length: UInt8
+            /// A word of up to `Packed.capacity` units, in place (compared without reaching
+            /// for another block of memory); a longer one in `text`.
+            var packed: Packed
             var text: [UInt16]
             var glyphs: [ShapedGlyph]
             var tick: UInt64
         }
         private var entries: [Entry] = []
-        /// Slots: entry number + 1, 0 for empty. Size a power of two, at least twice the capacity.
-        private var slots: [Int32]
+        /// Slots: the hash's high 32 bits, then entry number + 1 (0 for empty), so a probe
+        /// passes other words' slots without reading their entries. Size a power of two, at
+        /// least twice the capacity.
+        private var slots: [UInt64]
         private var tick: UInt64 = 0
         /// Lookups that found their word or not: counted here, under the shard's lock, not in
         /// one counter every core writes.
@@ -53,13 +73,15 @@ public final class ShapeCache: Sendable {
             self.capacity = max(8, capacity)
             var size = 16
             while size < self.capacity * 2 { size <<= 1 }
-            slots = [Int32](repeating: 0, count: size)
+            slots = [UInt64](repeating: 0, count: size)
         }
 
         var count: Int { entries.count }
 
-        mutating func find(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>) -> [ShapedGlyph]? {
+        mutating func find(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>,
+                           _ packed: Packed) -> [ShapedGlyph]? {
             // The probe reads both tables through buffers (no bounds or uniqueness checks).
+            let tag = hash >> 32
             let found: Int? = slots.withUnsafeBufferPointer { slots in
                 entries.withUnsafeBufferPointer { entries in
                     let mask = slots.count - 1
@@ -67,10 +89,13 @@ public final class ShapeCache: Sendable {
                     while true {
                         let slot = slots[i]
                         if slot == 0 { return nil }
-                        let e = Int(slot) - 1
-                        if entries[e].hash == hash, entries[e].context == context, entries[e].flags == flags,
-                           entries[e].text.count == text.count, Self.same(entries[e].text, text) {
-                            return e
+                        if slot >> 32 == tag {
+                            let e = Int(slot & 0xFFFF_FFFF) - 1
+                            if entries[e].hash == hash, entries[e].context == context, entries[e].flags == flags,
+                               Int(entries[e].length) == text.count,
+                               text.count <= Packed.capacity ? entries[e].packed == packed : Self.same(entries[e].text, text) {
+                                return e
+                            }
                         }
                         i = (i + 1) & mask
                     }
@@ -96,16 +121,18 @@ public final class ShapeCache: Sendable {
             }
         }
 
-        mutating func insert(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>, _ glyphs: [ShapedGlyph]) {
+        mutating func insert(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>,
+                             _ packed: Packed, _ glyphs: [ShapedGlyph]) {
             // (The look-up here is not one of the cache's: its count is taken back.)
-            if find(hash, context, flags, text) != nil {
+            if find(hash, context, flags, text, packed) != nil {
                 hits -= 1
                 return
             }
             misses -= 1
             if entries.count >= capacity { evictOldest() }
             tick += 1
-            entries.append(Entry(hash: hash, context: context, flags: flags, text: Array(text), glyphs: glyphs, tick: tick))
+            entries.append(Entry(hash: hash, context: context, flags: flags, length: UInt8(text.count), packed: packed,
+                                 text: text.count <= Packed.capacity ? [] : Array(text), glyphs: glyphs, tick: tick))
             place(entries.count - 1)
         }
 
@@ -116,9 +143,10 @@ public final class ShapeCache: Sendable {
 
         private mutating func place(_ e: Int) {
             let mask = slots.count - 1
-            var i = Int(truncatingIfNeeded: entries[e].hash) & mask
+            let hash = entries[e].hash
+            var i = Int(truncatingIfNeeded: hash) & mask
             while slots[i] != 0 { i = (i + 1) & mask }
-            slots[i] = Int32(e + 1)
+            slots[i] = (hash >> 32) << 32 | UInt64(e + 1)
         }
 
         /// Drops the least recently used eighth and rebuilds the slots.
@@ -156,14 +184,15 @@ public final class ShapeCache: Sendable {
         var h: UInt64 = 0xcbf29ce484222325
         for u in text { h = (h ^ UInt64(u)) &* 0x100000001b3 }
         h ^= UInt64(truncatingIfNeeded: context) &* 0x9E3779B97F4A7C15
+        let packed = Packed(text)
         let flags: UInt8 = (bot ? 1 : 0) | (eot ? 2 : 0)
         let context32 = Int32(truncatingIfNeeded: context)
         let locked = shards[Int(h >> 60)]
-        if let known = locked.shard.withLock({ $0.find(h, context32, flags, text) }) {
+        if let known = locked.shard.withLock({ $0.find(h, context32, flags, text, packed) }) {
             return known
         }
         let made = make()
-        locked.shard.withLock { $0.insert(h, context32, flags, text, made) }
+        locked.shard.withLock { $0.insert(h, context32, flags, text, packed, made) }
         return made
     }
 

@@ -76,8 +76,10 @@ extension LayoutService {
         // Composition: each stretch between span edges gets the attributes of the spans over
         // it, later spans winning; equal results share a style.
         var styles: [SpanAttributes] = [SpanAttributes()]
-        var styleKeys: [String: Int] = [JSONWriter.string(SpanAttributes().json): 0]
+        // (Keyed by their JSON; made when the first span needs it, as most requests have none.)
+        var styleKeys: [String: Int] = [:]
         func styleNumber(_ attributes: SpanAttributes) -> Int {
+            if styleKeys.isEmpty { styleKeys[JSONWriter.string(SpanAttributes().json)] = 0 }
             let key = JSONWriter.string(attributes.json)
             if let known = styleKeys[key] { return known }
             styles.append(attributes)

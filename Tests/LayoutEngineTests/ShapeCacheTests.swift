@@ -63,4 +63,35 @@ struct ShapeCacheTests {
         #expect(small.shapeCache.count <= 160)
         #expect(small.shapeCache.count > 0)
     }
+
+    /// A shard told the same hash for different words (as a collision would) keeps them
+    /// apart: words are compared whole — in place up to 16 units, from their kept text past
+    /// that — and by context and paragraph-edge flags.
+    @Test func wordsWithTheSameHashStayApart() throws {
+        var shard = ShapeCache.Shard(capacity: 64)
+        func glyph(_ id: UInt32) -> [ShapedGlyph] { [ShapedGlyph(id: id, cluster: 0, advance: 1, xOffset: 0, yOffset: 0)] }
+        let words = ["word ", "wore ", "a", "b", String(repeating: "long", count: 5) + "x", String(repeating: "long", count: 5) + "y",
+                     "sixteen units ok", "sixteen units oK", String(repeating: "z", count: 40)]
+        let hash: UInt64 = 0xDEAD_BEEF_0000_0001
+        for (i, word) in words.enumerated() {
+            let units = Array(word.utf16)
+            units.withUnsafeBufferPointer { text in
+                shard.insert(hash, 7, 0, text, ShapeCache.Packed(text), glyph(UInt32(i)))
+            }
+        }
+        for (i, word) in words.enumerated() {
+            let units = Array(word.utf16)
+            units.withUnsafeBufferPointer { text in
+                let packed = ShapeCache.Packed(text)
+                #expect(shard.find(hash, 7, 0, text, packed)?.first?.id == UInt32(i), "\(word)")
+                #expect(shard.find(hash, 8, 0, text, packed) == nil, "another context: \(word)")
+                #expect(shard.find(hash, 7, 1, text, packed) == nil, "another flag: \(word)")
+                #expect(shard.find(hash ^ 1 << 40, 7, 0, text, packed) == nil, "another hash: \(word)")
+            }
+        }
+        let unseen = Array("worf ".utf16)
+        unseen.withUnsafeBufferPointer { text in
+            #expect(shard.find(hash, 7, 0, text, ShapeCache.Packed(text)) == nil)
+        }
+    }
 }
