@@ -23,8 +23,10 @@ public final class ShapeCache: Sendable {
         var language: String
     }
 
-    /// Longest stretch cached, in UTF-16 units; longer ones are shaped every time.
-    static let maxWordLength = 40
+    /// Longest stretch cached, in UTF-16 units; longer ones are shaped every time. (Enough
+    /// for the space-less phrases of Thai, Japanese and Chinese text as well as for words;
+    /// Minikin's limit is 128.)
+    static let maxWordLength = 64
 
     /// A word of up to 16 UTF-16 units packed into four words (zero past its end; its length
     /// is kept beside it), or all zero for a longer one.
