@@ -87,6 +87,10 @@ public struct JSONWriter {
     /// that reads back exactly; non-finite numbers (never produced) as null.
     public mutating func writeNumber(_ d: Double) { writeMember("", d) }
 
+    /// "00" to "99", for writing two digits at once.
+    private static let digitPairs: StaticString =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
     /// Writes finite `d` at `text` when it is an integer within ±2^53 or has at most three
     /// decimals below 10^12 in magnitude (coordinates are rounded to 1/1000 point): sign,
     /// integer part, then point and fraction without trailing zeros. Returns the byte count
@@ -104,25 +108,44 @@ public struct JSONWriter {
         } else {
             return nil
         }
-        var n = 0
-        if d < 0 { text[0] = UInt8(ascii: "-"); n = 1 }
-        var digits = 1, v = magnitude
-        while v >= 10 { v /= 10; digits += 1 }
-        v = magnitude
-        for k in stride(from: n + digits - 1, through: n, by: -1) {
-            text[k] = UInt8(ascii: "0") + UInt8(v % 10)
-            v /= 10
-        }
-        n += digits
-        if decimals > 0 {
-            text[n] = UInt8(ascii: ".")
-            for k in stride(from: decimals, through: 1, by: -1) {
-                text[n + k] = UInt8(ascii: "0") + UInt8(fraction % 10)
-                fraction /= 10
+        // Digits from the right into a scratch area, two at a time from a table of pairs,
+        // then copied after the sign.
+        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        let sign = d < 0 ? 1 : 0
+        let length = withUnsafeMutableBytes(of: &scratch) { raw -> Int in
+            let digits = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            let pairs = Self.digitPairs.utf8Start
+            var start = 24
+            if decimals > 0 {
+                for _ in 0..<decimals {
+                    start -= 1
+                    digits[start] = UInt8(ascii: "0") + UInt8(fraction % 10)
+                    fraction /= 10
+                }
+                start -= 1
+                digits[start] = UInt8(ascii: ".")
             }
-            n += 1 + decimals
+            var v = magnitude
+            while v >= 100 {
+                let pair = Int(v % 100) * 2
+                v /= 100
+                start -= 2
+                digits[start] = pairs[pair]
+                digits[start + 1] = pairs[pair + 1]
+            }
+            if v >= 10 {
+                start -= 2
+                digits[start] = pairs[Int(v) * 2]
+                digits[start + 1] = pairs[Int(v) * 2 + 1]
+            } else {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(v)
+            }
+            if sign == 1 { text[0] = UInt8(ascii: "-") }
+            (text + sign).update(from: digits + start, count: 24 - start)
+            return 24 - start
         }
-        return n
+        return sign + length
     }
 
     public mutating func writeString(_ s: String) {
