@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Why a JSON text could not be parsed, with the byte offset where it went wrong.
 public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
@@ -175,11 +179,8 @@ public struct JSONParser {
             // decode into a buffer that long — escapes only shrink text — writing in place.
             // Escapes are encoded here, always well formed, so only text that came in raw and
             // not ASCII is validated again.
-            var end = at
-            while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
-                end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
-            }
-            let capacity = min(end, bytes.count) - start + 4
+            let end = Self.closingQuote(bytes, from: at)
+            let capacity = end - start + 4
             var i = start
             var failure: String?
             var closed = false
@@ -251,7 +252,23 @@ public struct JSONParser {
             return s
         }
 
+        /// The offset of the first quote from `i` on that no backslash escapes (an odd run of
+        /// backslashes before it), or the end of `bytes`. Quotes are found with memchr.
+        static func closingQuote(_ bytes: UnsafeBufferPointer<UInt8>, from i: Int) -> Int {
+            guard let base = bytes.baseAddress else { return bytes.count }
+            var from = i
+            while from < bytes.count, let found = memchr(base + from, 0x22, bytes.count - from) {
+                let quote = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+                var backslashes = 0
+                while quote - backslashes - 1 >= i, bytes[quote - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
+                if backslashes % 2 == 0 { return quote }
+                from = quote + 1
+            }
+            return bytes.count
+        }
+
         /// The value of the four hex digits at `i`, or nil when they are not four hex digits.
+        @inline(__always)
         static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> UInt32? {
             guard i + 4 <= bytes.count else { return nil }
             var v: UInt32 = 0
@@ -270,6 +287,7 @@ public struct JSONParser {
         }
 
         /// Writes `s` (a scalar, not a surrogate) as UTF-8 at `o`; returns the bytes written.
+        @inline(__always)
         static func encodeUTF8(_ s: UInt32, into out: UnsafeMutableBufferPointer<UInt8>, at o: Int) -> Int {
             switch s {
             case 0..<0x80:
