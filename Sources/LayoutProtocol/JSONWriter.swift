@@ -63,19 +63,43 @@ public struct JSONWriter {
     public mutating func writeMember(_ prefix: StaticString, _ value: Double) {
         // Name and number formatted together on the stack and appended at once.
         let count = prefix.utf8CodeUnitCount
-        if count <= 40, value.isFinite {
-            var buffer: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)  // 64 bytes
-            let written: Bool = withUnsafeMutableBytes(of: &buffer) { raw in
-                let text = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                text.update(from: prefix.utf8Start, count: count)
-                guard let n = Self.format(value, into: text + count) else { return false }
-                bytes.append(contentsOf: UnsafeBufferPointer(start: text, count: count + n))
-                return true
-            }
-            if written { return }
+        guard count <= 40 else {
+            writeRaw(prefix)
+            append(value.isFinite ? value.description : "null")
+            return
         }
-        writeRaw(prefix)
-        append(value.isFinite ? value.description : "null")
+        var buffer: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)  // 64 bytes
+        withUnsafeMutableBytes(of: &buffer) { raw in
+            let text = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: text, count: Self.member(prefix, value, at: text)))
+        }
+    }
+
+    /// Room a `member` write needs past its prefix: the longest number (a `Double`'s
+    /// description, as "-1.7976931348623157e+308").
+    public static let memberNumberRoom = 24
+
+    /// Writes `prefix` and then `value` at `text` (as `writeMember` appends them; room for
+    /// the prefix and `memberNumberRoom` bytes needed); returns the bytes written.
+    public static func member(_ prefix: StaticString, _ value: Double, at text: UnsafeMutablePointer<UInt8>) -> Int {
+        let count = prefix.utf8CodeUnitCount
+        text.update(from: prefix.utf8Start, count: count)
+        if value.isFinite, let n = format(value, into: text + count) { return count + n }
+        var n = count
+        for b in (value.isFinite ? value.description : "null").utf8 {
+            text[n] = b
+            n += 1
+        }
+        return n
+    }
+
+    /// Appends what `write` writes at a pointer with room for `capacity` bytes; `write`
+    /// returns how many it wrote. (Many members formatted at once cost one append.)
+    public mutating func append(upTo capacity: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: capacity))
+        let written = bytes.withUnsafeMutableBufferPointer { write($0.baseAddress! + start) }
+        bytes.removeLast(capacity - min(written, capacity))
     }
 
     /// Appends `text` as it is: JSON punctuation and member names the caller knows are valid.

@@ -36,15 +36,19 @@ public struct LineResult: Sendable, Equatable {
 
     /// Writes `json`'s text straight to `writer` (the same bytes, without building values).
     public func write(to writer: inout JSONWriter) {
-        writer.writeMember("{\"start\":", Double(start))
-        writer.writeMember(",\"end\":", Double(end))
-        writer.writeMember(",\"x\":", x)
-        writer.writeMember(",\"y\":", y)
-        writer.writeMember(",\"width\":", width)
-        writer.writeMember(",\"height\":", height)
-        writer.writeMember(",\"baseline\":", baseline)
-        writer.writeMember(",\"ascent\":", ascent)
-        writer.writeMember(",\"descent\":", descent)
+        // The nine numbers formatted in place and appended at once (a line's usual whole).
+        writer.append(upTo: 9 * (16 + JSONWriter.memberNumberRoom)) { text in
+            var n = JSONWriter.member("{\"start\":", Double(start), at: text)
+            n += JSONWriter.member(",\"end\":", Double(end), at: text + n)
+            n += JSONWriter.member(",\"x\":", x, at: text + n)
+            n += JSONWriter.member(",\"y\":", y, at: text + n)
+            n += JSONWriter.member(",\"width\":", width, at: text + n)
+            n += JSONWriter.member(",\"height\":", height, at: text + n)
+            n += JSONWriter.member(",\"baseline\":", baseline, at: text + n)
+            n += JSONWriter.member(",\"ascent\":", ascent, at: text + n)
+            n += JSONWriter.member(",\"descent\":", descent, at: text + n)
+            return n
+        }
         if hyphenated { writer.writeRaw(",\"hyphenated\":true") }
         if let runs { writer.writeArray(",\"runs\":", runs) { $1.write(to: &$0) } }
         if let decorations { writer.writeArray(",\"decorations\":", decorations) { $0.write($1) } }
