@@ -80,18 +80,8 @@ struct EventLoopTests {
         let daemon = try Daemon(limits: #"{"maxPendingPerConnection": 2}"#)
         defer { daemon.stop() }
         for round in 0..<10 {
-            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            #expect(fd >= 0)
-            defer { close(fd) }
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { raw in
-                for (i, b) in daemon.socketPath.utf8.enumerated() { raw[i] = b }
-            }
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            #expect(connected == 0)
+            let connection = try UnixSocket.connect(path: daemon.socketPath)
+            let fd = connection.rawValue
             var wait = timeval(tv_sec: 20, tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
             let count = 40
