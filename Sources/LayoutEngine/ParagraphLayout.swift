@@ -405,7 +405,7 @@ struct ParagraphContext {
     /// request's table (runs alternate between a handful of contexts).
     private mutating func contextNumber(face: FontFace, styleIndex: Int, script: Script, rtl: Bool,
                                         variations: [FontVariation], cache: ShapeCache) -> Int {
-        let memoKey = ContextMemoKey(face: ObjectIdentifier(face), style: styleIndex, script: script.code, rtl: rtl)
+        let memoKey = ContextMemoKey(face: face, style: styleIndex, script: script.code, rtl: rtl)
         for entry in recentContexts where entry.key == memoKey { return entry.number }
         let context: Int
         if let known = contextMemo[memoKey] {
@@ -437,20 +437,20 @@ struct ParagraphContext {
 /// run in that face skips `FontSelector.face`. Sound because, for a one-unit cluster,
 /// `face` depends only on the family, the script, the unit and the face of the cluster
 /// before (which, continuing the run, is the run's face). Bounded: at most `maxTables`
-/// tables of at most 1,024 words (the BMP) each.
+/// tables of at most 1,024 words (the BMP) each. Keys hold their faces (an address freed and
+/// reused by another face during the request would otherwise find the first one's bits).
 struct FaceBits {
-    private var keys: [(family: Int, script: Int32, face: ObjectIdentifier)] = []
+    private var keys: [(family: Int, script: Int32, face: FontFace)] = []
     private var tables: [[UInt64]] = []
     static let maxTables = 32
 
     /// Moves the table for (`family`, `script`, `face`) into `bits` (made on first use) and
     /// returns its slot, or -1 (and empty bits) when the request already has `maxTables`.
     mutating func take(family: Int, script: Int32, face: FontFace, into bits: inout [UInt64]) -> Int {
-        let id = ObjectIdentifier(face)
-        var slot = keys.firstIndex { $0.family == family && $0.script == script && $0.face == id } ?? -1
+        var slot = keys.firstIndex { $0.family == family && $0.script == script && $0.face === face } ?? -1
         if slot < 0 {
             guard keys.count < Self.maxTables else { bits = []; return -1 }
-            keys.append((family, script, id))
+            keys.append((family, script, face))
             tables.append([])
             slot = keys.count - 1
         }
@@ -474,12 +474,24 @@ struct FaceBits {
 }
 
 /// What decides a run's shape cache context within one request (the request's language is
-/// fixed; the face object and style fix face, axes, size, features and spacing).
+/// fixed; the face object and style fix face, axes, size, features and spacing). Holds the
+/// face, so that its address cannot be reused by another face while the request keeps the key.
 struct ContextMemoKey: Hashable {
-    var face: ObjectIdentifier
+    var face: FontFace
     var style: Int
     var script: Int32
     var rtl: Bool
+
+    static func == (a: ContextMemoKey, b: ContextMemoKey) -> Bool {
+        a.face === b.face && a.style == b.style && a.script == b.script && a.rtl == b.rtl
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(face))
+        hasher.combine(style)
+        hasher.combine(script)
+        hasher.combine(rtl)
+    }
 }
 
 /// What keeps a run together: one face, one script, one bidi level, one shaping style
