@@ -197,7 +197,7 @@ struct RecentFaces {
     private static let size = 512
 
     private static func slot(_ a: UInt64, _ b: UInt64) -> Int {
-        Int(truncatingIfNeeded: ((a ^ b &* 0x2545_F491_4F6C_DD1D) &* 0x9E37_79B9_7F4A_7C15) >> 55) & (size - 1)
+        Int(truncatingIfNeeded: mixFaceKey(a, b) >> 55) & (size - 1)
     }
 
     func face(_ a: UInt64, _ b: UInt64) -> FontFace? {
@@ -223,6 +223,12 @@ struct RecentFaces {
         keys[i] = (a, b)
         slots[i] = UInt8(number + 1)
     }
+}
+
+/// A face key's two words mixed into one hash whose high bits are well spread (multiply-
+/// shift; the tables of `RecentFaces` and `ScalarFaces` take their slots from the top).
+func mixFaceKey(_ a: UInt64, _ b: UInt64) -> UInt64 {
+    (a ^ b &* 0x2545_F491_4F6C_DD1D) &* 0x9E37_79B9_7F4A_7C15
 }
 
 /// Whether a cluster starting with `scalar` keeps the font before it: space separators

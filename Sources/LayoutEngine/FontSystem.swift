@@ -110,7 +110,7 @@ final class ScalarFaces: Sendable {
         static let maxCount = 65_536
 
         func slot(_ a: UInt64, _ b: UInt64) -> Int {
-            Int(truncatingIfNeeded: ((a ^ b &* 0x2545_F491_4F6C_DD1D) &* 0x9E37_79B9_7F4A_7C15) >> 40) & (keys.count - 1)
+            Int(truncatingIfNeeded: mixFaceKey(a, b) >> 40) & (keys.count - 1)
         }
 
         func find(_ a: UInt64, _ b: UInt64) -> FontFace? {
