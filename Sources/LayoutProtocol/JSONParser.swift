@@ -310,10 +310,13 @@ public struct JSONParser {
 }
 
 /// The string of `bytes` when they are well-formed UTF-8 (Unicode's table 3-7: no overlong
-/// forms, no surrogates, nothing past U+10FFFF), else nil. One pass, ASCII first; cheaper
-/// for the many short strings of a message than the standard library's generic validation.
+/// forms, no surrogates, nothing past U+10FFFF), else nil. Short strings (the many keys and
+/// names of a message) in one pass here, ASCII first; long ones (texts) by the standard
+/// library, whose validation reads many bytes at a time and then copies them unchecked
+/// (twice as fast on the corpus as this loop followed by `String(decoding:)`).
 func validatedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
     let n = bytes.count
+    if n >= 64 { return String(validating: bytes, as: UTF8.self) }
     var i = 0
     while i < n {
         let c = bytes[i]

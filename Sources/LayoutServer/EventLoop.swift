@@ -6,7 +6,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// One client connection as the event loop keeps it. Reading and framing belong to the loop
+/// One client connection as its event loop keeps it. Reading and framing belong to the loop
 /// thread; the output buffer, the count of requests running and the closed flag are shared
 /// with the worker threads that answer, behind one lock. Owns its descriptor: `close()`
 /// closes it once, under the lock, so no worker writes to a reused number.
@@ -139,8 +139,26 @@ final class UnsentBytes: Sendable {
     let count = Atomic<Int>(0)
 }
 
-/// The server's one event loop: a single thread waits with epoll on the listening socket and
-/// every connection, reads and frames requests, answers the quick ones inline and hands the
+/// The event loops of a server, made before any runs and fixed afterwards.
+final class EventLoopGroup: @unchecked Sendable {
+    var loops: [EventLoop] = []
+
+    /// The loop with the fewest connections (the first of those tied), its count raised for
+    /// the connection about to be handed to it.
+    func claimLeastLoaded() -> EventLoop {
+        var best = loops[0], fewest = Int.max
+        for loop in loops where loop.takesConnections {
+            let count = loop.connectionCount.load(ordering: .relaxed)
+            if count < fewest { best = loop; fewest = count }
+        }
+        best.connectionCount.wrappingAdd(1, ordering: .relaxed)
+        return best
+    }
+}
+
+/// One of the server's event loops: a thread that waits with epoll on its connections (the
+/// first loop also on the listening socket, handing each accepted connection to the loop with
+/// the fewest), reads and frames requests, answers the quick ones inline and hands the
 /// rest to the worker pool, whose answers are written by the workers when the socket takes
 /// them (else buffered, and written by the loop when it becomes writable); a worker wakes
 /// the loop only when its answer leaves something for the loop to do (see
@@ -150,8 +168,20 @@ final class UnsentBytes: Sendable {
 /// deadlines). Started by `Server.serve`.
 final class EventLoop: @unchecked Sendable {
     let server: Server
+    let group: EventLoopGroup
+    let index: Int
     let epoll: Epoll
     let wakeup: Wakeup
+    /// Connections this loop serves or has been handed (read by the accepting loop).
+    let connectionCount = Atomic<Int>(0)
+    /// Requests of this loop's connections queued or running on the workers.
+    private let onWorkers = Atomic<Int>(0)
+    /// False for a loop whose thread could not start: it is handed no connections.
+    private let taking = Atomic<Bool>(true)
+    var takesConnections: Bool { taking.load(ordering: .relaxed) }
+    func stopTakingConnections() { taking.store(false, ordering: .relaxed) }
+    /// Accepted connections handed over by the accepting loop, not yet watched.
+    private let incoming = Mutex<[(fd: Int32, uid: UInt32)]>([])
     private var connections: [UInt64: ClientConnection] = [:]
     private var nextToken: UInt64 = 2
     private let dirty = Mutex<[UInt64]>([])
@@ -160,8 +190,10 @@ final class EventLoop: @unchecked Sendable {
     private static let wakeupToken: UInt64 = 1
     private var readBuffer = [UInt8](repeating: 0, count: 65_536)
 
-    init(server: Server) throws(Errno) {
+    init(server: Server, group: EventLoopGroup, index: Int) throws(Errno) {
         self.server = server
+        self.group = group
+        self.index = index
         epoll = try Epoll()
         wakeup = try Wakeup()
         try epoll.add(wakeup.descriptor, events: UInt32(EPOLLIN.rawValue), token: Self.wakeupToken)
@@ -178,8 +210,8 @@ final class EventLoop: @unchecked Sendable {
     private var lastAsker: UInt64 = 0
     private var askingAloneSince = 0.0
 
-    /// Whether `token`'s connection has been the only one sending requests for the last
-    /// 50 ms (notes this request), and the time now.
+    /// Whether `token`'s connection has been the only one of this loop sending requests for
+    /// the last 50 ms (notes this request), and the time now.
     private func askingAlone(_ token: UInt64) -> (Bool, Double) {
         let now = Statistics.now()
         if token != lastAsker {
@@ -196,15 +228,17 @@ final class EventLoop: @unchecked Sendable {
         wakeup.signal()
     }
 
-    /// Runs forever (returns only when epoll itself fails).
-    func run(listener fd: Int32) {
-        listener = fd
-        do {
-            try UnixSocket.setNonBlocking(fd)
-            try epoll.add(fd, events: UInt32(EPOLLIN.rawValue), token: Self.listenerToken)
-        } catch {
-            Log.error("cannot watch the listening socket: \(error)")
-            return
+    /// Runs forever (returns only when epoll itself fails), accepting on `listener` if given.
+    func run(listener fd: Int32?) {
+        if let fd {
+            listener = fd
+            do {
+                try UnixSocket.setNonBlocking(fd)
+                try epoll.add(fd, events: UInt32(EPOLLIN.rawValue), token: Self.listenerToken)
+            } catch {
+                Log.error("cannot watch the listening socket: \(error)")
+                return
+            }
         }
         var events = [epoll_event](repeating: epoll_event(), count: 256)
         var lastSweep = Statistics.now()
@@ -234,6 +268,9 @@ final class EventLoop: @unchecked Sendable {
                     if flags & UInt32(EPOLLOUT.rawValue) != 0 { connection.flush() }
                     settle(connection)
                 }
+            }
+            for (fd, uid) in incoming.withLock({ list -> [(fd: Int32, uid: UInt32)] in defer { list.removeAll() }; return list }) {
+                watch(fd, uid: uid)
             }
             for token in dirty.withLock({ d -> [UInt64] in defer { d.removeAll() }; return d }) {
                 guard let connection = connections[token] else { continue }
@@ -273,24 +310,35 @@ final class EventLoop: @unchecked Sendable {
             guard let accepted else { return }
             let raw = accepted.release()
             guard let uid = server.admit(raw) else { continue }
-            let token = nextToken
-            nextToken += 1
-            let connection = ClientConnection(fd: raw, uid: uid, token: token, maxLineLength: configuration.maxMessageBytes,
-                                              unsent: server.unsent)
-            let limit = configuration.maxOutputBytes
-            connection.session = Session(notify: { [weak connection] note in
-                guard let connection else { return }
-                connection.enqueue(JSONWriter.serialize(note), limit: limit)
-                self.markDirty(connection.token)
-            })
-            connections[token] = connection
-            do {
-                try epoll.add(raw, events: UInt32(EPOLLIN.rawValue) | UInt32(EPOLLRDHUP.rawValue), token: token)
-                connection.interest = UInt32(EPOLLIN.rawValue) | UInt32(EPOLLRDHUP.rawValue)
-            } catch {
-                Log.warning("cannot watch a connection: \(error)")
-                drop(connection, reason: nil)
+            let target = group.claimLeastLoaded()
+            if target === self {
+                watch(raw, uid: uid)
+            } else {
+                target.incoming.withLock { $0.append((raw, uid)) }
+                target.wakeup.signal()
             }
+        }
+    }
+
+    /// Starts serving an admitted connection (its count already claimed on this loop).
+    private func watch(_ raw: Int32, uid: UInt32) {
+        let token = nextToken
+        nextToken += 1
+        let connection = ClientConnection(fd: raw, uid: uid, token: token, maxLineLength: configuration.maxMessageBytes,
+                                          unsent: server.unsent)
+        let limit = configuration.maxOutputBytes
+        connection.session = Session(notify: { [weak connection] note in
+            guard let connection else { return }
+            connection.enqueue(JSONWriter.serialize(note), limit: limit)
+            self.markDirty(connection.token)
+        })
+        connections[token] = connection
+        do {
+            try epoll.add(raw, events: UInt32(EPOLLIN.rawValue) | UInt32(EPOLLRDHUP.rawValue), token: token)
+            connection.interest = UInt32(EPOLLIN.rawValue) | UInt32(EPOLLRDHUP.rawValue)
+        } catch {
+            Log.warning("cannot watch a connection: \(error)")
+            drop(connection, reason: nil)
         }
     }
 
@@ -349,28 +397,33 @@ final class EventLoop: @unchecked Sendable {
                     service.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
                 case .job(let job, let quick):
                     // A short message of a quick method (its work bounded by its length) from
-                    // the one connection that has been asking alone for a while, with nothing
-                    // else running: answered here, without handing it to a worker and back
-                    // (two thread wake-ups that cost as much as laying out a short paragraph).
-                    // Anything else goes to the workers, so the loop stays responsive and
-                    // concurrent clients are served in parallel.
+                    // the one connection of this loop that has been asking alone for a while,
+                    // with none of the loop's requests on the workers: answered here, without
+                    // handing it to a worker and back (two thread wake-ups that cost as much
+                    // as laying out a short paragraph). Clients on loops of their own are so
+                    // served in parallel. Anything else goes to the workers, so the loop stays
+                    // responsive and clients sharing it are served in parallel too.
                     if quick, alone, now < inlineUntil, bytes.count <= Self.inlineMessageBytes,
-                       service.inFlight.load(ordering: .sequentiallyConsistent) == 1 {
+                       onWorkers.load(ordering: .relaxed) == 0 {
                         service.statistics.onLoop.wrappingAdd(1, ordering: .relaxed)
                         if let reply = job() { connection.enqueue(reply, limit: limit) }
                         service.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
                         continue
                     }
                     connection.shared.withLock { $0.pending += 1 }
+                    onWorkers.wrappingAdd(1, ordering: .relaxed)
                     Server.workers.async { [self] in
                         if let reply = job() { connection.enqueue(reply, limit: limit) }
+                        onWorkers.wrappingSubtract(1, ordering: .relaxed)
                         service.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
                         if connection.finishRequest(ordered: false, maxPending: maxPending) { markDirty(connection.token) }
                     }
                 case .ordered(let job):
                     connection.shared.withLock { $0.pending += 1; $0.ordered = true }
+                    onWorkers.wrappingAdd(1, ordering: .relaxed)
                     Server.workers.async { [self] in
                         if let reply = job() { connection.enqueue(reply, limit: limit) }
+                        onWorkers.wrappingSubtract(1, ordering: .relaxed)
                         service.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
                         if connection.finishRequest(ordered: true, maxPending: maxPending) { markDirty(connection.token) }
                     }
@@ -449,6 +502,7 @@ final class EventLoop: @unchecked Sendable {
         epoll.remove(connection.fd)
         connection.close()
         connections[connection.token] = nil
+        connectionCount.wrappingSubtract(1, ordering: .relaxed)
         server.service.unsubscribe(connection.session)
         server.released(uid: connection.uid)
     }

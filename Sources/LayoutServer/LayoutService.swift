@@ -108,6 +108,8 @@ public final class LayoutService: Sendable {
     let statistics = Statistics()
     /// Connections open now (kept by the server).
     let connections = Atomic<Int>(0)
+    /// The connections of each event loop, as the server reports them once it serves.
+    let loopConnections = Mutex<(@Sendable () -> [Int])?>(nil)
     /// Requests being answered now (kept by the server), for draining on SIGTERM.
     public let inFlight = Atomic<Int>(0)
 
@@ -428,7 +430,8 @@ public final class LayoutService: Sendable {
             "server": ["name": .string(Self.serverName), "version": .string(Self.serverVersion),
                        "uptimeSeconds": .number((Statistics.now() - statistics.started).rounded())],
             "connections": ["open": .number(Double(connections.load(ordering: .relaxed))),
-                            "limit": .number(Double(configuration.maxConnections))],
+                            "limit": .number(Double(configuration.maxConnections)),
+                            "perLoop": .array((loopConnections.withLock { $0 }?() ?? []).map { .number(Double($0)) })],
             "requests": statistics.json,
             "caches": [
                 "fallbackLists": Self.cacheJSON(count: fontCaches.fallbackLists, lookups.fallbackLists),

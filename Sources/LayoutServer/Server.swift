@@ -6,10 +6,10 @@ import Synchronization
 import Glibc
 #endif
 
-/// Accepts connections on a listening socket and serves them all from one event loop
-/// (`EventLoop`, epoll): line-framed JSON-RPC messages, routed by `LayoutService.route`
-/// either answered at once (in the order sent) or run on the worker pool (answers may come
-/// out of order). The shared `LayoutService` does the work; the server owns only sockets and
+/// Accepts connections on a listening socket and serves them from a few event loops
+/// (`EventLoop`, epoll; each connection stays on one): line-framed JSON-RPC messages, routed
+/// by `LayoutService.route` either answered at once (in the order sent) or run on the loop or
+/// the worker pool (answers may come out of order). The shared `LayoutService` does the work; the server owns only sockets and
 /// counts.
 public final class Server: Sendable {
     /// The worker pool requests run on (libdispatch sizes it to the cores).
@@ -52,17 +52,38 @@ public final class Server: Sendable {
         return !busy()
     }
 
-    /// Serves `listener` and every connection from one event loop (epoll) on this thread,
-    /// with requests on the worker pool; returns only if the loop cannot run.
+    /// Serves `listener` and every connection from `configuration.eventLoopCount` event loops
+    /// (epoll): the first runs on this thread and accepts, handing each connection to the loop
+    /// with the fewest; the others run on threads of their own. Requests that are not
+    /// answered on a loop run on the worker pool. Returns only if the first loop cannot run
+    /// (the others then go on serving the connections they have).
     public func serve(listener: borrowing FileDescriptor) {
         listening.store(listener.rawValue, ordering: .sequentiallyConsistent)
         defer { listening.store(-1, ordering: .sequentiallyConsistent) }
+        let group = EventLoopGroup()
         do {
-            let loop = try EventLoop(server: self)
-            loop.run(listener: listener.rawValue)
+            for index in 0..<max(1, service.configuration.eventLoopCount) {
+                group.loops.append(try EventLoop(server: self, group: group, index: index))
+            }
         } catch {
-            Log.error("cannot start the event loop: \(error)")
+            if group.loops.isEmpty {
+                Log.error("cannot start the event loop: \(error)")
+                return
+            }
+            Log.warning("cannot start more than \(group.loops.count) event loops: \(error)")
         }
+        let loops = group.loops
+        service.loopConnections.withLock { $0 = { loops.map { $0.connectionCount.load(ordering: .relaxed) } } }
+        // A loop answers short requests itself, as a worker would: a worker's stack.
+        for loop in group.loops.dropFirst() {
+            do {
+                try spawnDetachedThread(stackBytes: 8 << 20) { loop.run(listener: nil) }
+            } catch {
+                Log.warning("cannot start an event loop thread: \(error)")
+                loop.stopTakingConnections()
+            }
+        }
+        group.loops[0].run(listener: listener.rawValue)
     }
 
     /// Admits an accepted connection: its peer's uid when it is allowed and under the limits

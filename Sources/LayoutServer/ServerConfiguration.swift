@@ -44,12 +44,21 @@ public struct ServerConfiguration: Sendable {
     public var maxRetainedBytes = 256 << 20
     /// Shaped words kept across requests (the shape cache); 0 turns it off.
     public var shapeCacheEntries = 20_000
+    /// Event loop threads connections are spread over (0: twice the cores, 2 to 8). A
+    /// client alone on its loop has its short requests answered there, without a worker.
+    public var eventLoops = 0
     /// Plugins: folders, built-in ones, options, probing.
     public var plugins = PluginSettings()
     /// Where the configuration came from, for the log.
     public var source = "built-in defaults"
 
     public init() {}
+
+    /// The event loops to run: `eventLoops`, or when 0 twice the online cores, 2 to 8.
+    public var eventLoopCount: Int {
+        if eventLoops > 0 { return eventLoops }
+        return min(8, max(2, 2 * sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
 
     /// One line per option and its value, for `layoutd --check-config`.
     public var summary: String {
@@ -62,6 +71,7 @@ public struct ServerConfiguration: Sendable {
             ("maxPendingPerConnection", "\(maxPendingPerConnection)"), ("maxOutputBytes", "\(maxOutputBytes)"),
             ("retainedLayouts", "\(maxRetainedLayouts)"), ("retainedBytes", "\(maxRetainedBytes)"),
             ("shapeCacheEntries", "\(shapeCacheEntries)"),
+            ("eventLoops", eventLoops == 0 ? "0 (automatic: \(eventLoopCount))" : "\(eventLoops)"),
         ]
         var lines = [
             "fontConfig: \(fontConfig ?? "(the system's fontconfig)")",
@@ -94,6 +104,7 @@ public struct ServerConfiguration: Sendable {
         "maxMessageBytes", "maxTextLength", "maxConnections", "maxConnectionsPerUid",
         "partialMessageSeconds", "sendTimeoutSeconds", "drainSeconds", "requestSeconds", "requestCPUSeconds",
         "maxPendingPerConnection", "maxOutputBytes", "retainedLayouts", "retainedBytes", "shapeCacheEntries",
+        "eventLoops",
     ]
 
     /// Reads `path`. Fails with a message naming the file and the member at fault (a wrong
@@ -146,6 +157,7 @@ public struct ServerConfiguration: Sendable {
                 config.maxRetainedBytes = try limits.integer("retainedBytes", in: 0...(1 << 40)) ?? config.maxRetainedBytes
                 config.maxOutputBytes = try limits.integer("maxOutputBytes", in: 65_536...(1 << 34)) ?? config.maxOutputBytes
                 config.shapeCacheEntries = try limits.integer("shapeCacheEntries", in: 0...10_000_000) ?? config.shapeCacheEntries
+                config.eventLoops = try limits.integer("eventLoops", in: 0...64) ?? config.eventLoops
             }
             if let plugins = try reader.object("plugins") {
                 try plugins.rejectUnknownKeys(pluginKeys)

@@ -19,7 +19,7 @@ final class Statistics: Sendable {
 
     static let window = 1024
     private let state = Mutex(State())
-    /// Requests the event loop answered itself (short ones while one client asks alone; see
+    /// Requests an event loop answered itself (short ones while one client asks alone on it; see
     /// `EventLoop.processFrames`), of `total`.
     let onLoop = Atomic<Int>(0)
     let started = Statistics.now()

@@ -12,12 +12,13 @@ func procStatus(_ pid: Int32, _ key: String) -> Int? {
     return nil
 }
 
-@Suite("One event loop for every connection", .serialized)
+@Suite("A few event loops for every connection", .serialized)
 struct EventLoopTests {
-    /// Connections cost no thread each: 300 open, each answered, and the daemon's threads
-    /// stay those of the loop, the worker pool and a few helpers.
-    @Test func manyConnectionsShareOneLoop() throws {
-        let daemon = try Daemon(limits: #"{"maxConnections": 1000, "maxConnectionsPerUid": 1000}"#)
+    /// Connections cost no thread each: 300 open, each answered, spread evenly over the
+    /// event loops, and the daemon's threads stay those of the loops, the worker pool and a
+    /// few helpers.
+    @Test func manyConnectionsShareTheLoops() throws {
+        let daemon = try Daemon(limits: #"{"maxConnections": 1000, "maxConnectionsPerUid": 1000, "eventLoops": 3}"#)
         defer { daemon.stop() }
         let before = procStatus(daemon.process.processIdentifier, "Threads") ?? 0
         var clients: [Client] = []
@@ -32,17 +33,21 @@ struct EventLoopTests {
         }
         let stats = try clients[0].result("stats")
         #expect(stats["connections"]?["open"] == 300)
+        let perLoop = (stats["connections"]?["perLoop"]?.arrayValue ?? []).compactMap(\.intValue)
+        #expect(perLoop.count == 3 && perLoop.reduce(0, +) == 300 && perLoop.max()! - perLoop.min()! <= 1,
+                "connections per loop: \(perLoop)")
         let threads = procStatus(daemon.process.processIdentifier, "Threads") ?? 0
         #expect(threads < before + 40, "\(threads) threads with 300 connections (\(before) with none)")
         for client in clients { client.connection.close() }
     }
 
-    /// Short requests of quick methods from a client asking alone are answered on the loop
-    /// thread (counted in `stats`), with the same answers as from a worker; while two clients
-    /// ask in turn, none is, so they are served in parallel by the workers; nor are methods
-    /// whose work is not bounded by their message.
+    /// Short requests of quick methods from a client asking alone (on its loop; here there is
+    /// one loop) are answered on the loop thread (counted in `stats`), with the same answers
+    /// as from a worker; while two clients of the loop ask in turn, none is, so they are
+    /// served in parallel by the workers; nor are methods whose work is not bounded by their
+    /// message.
     @Test func shortRequestsOfAClientAskingAloneAreAnsweredOnTheLoop() throws {
-        let daemon = try Daemon()
+        let daemon = try Daemon(limits: #"{"eventLoops": 1}"#)
         defer { daemon.stop() }
         let a = try daemon.connect(), b = try daemon.connect()
         func onLoop(_ client: Client) throws -> Double {
@@ -68,6 +73,43 @@ struct EventLoopTests {
         usleep(60_000)
         for _ in 0..<10 { _ = try onLoop(b) }
         #expect(try onLoop(b) == inTurn, "stats requests are not answered on the loop")
+    }
+
+    /// Connections go to the loop with the fewest, so with two loops two clients asking in
+    /// turn are each alone on theirs and answered there, in parallel, with no worker; a third
+    /// client shares the first one's loop, and those two then go to the workers while the
+    /// second is still answered on its loop.
+    @Test func clientsOnLoopsOfTheirOwnAreAnsweredThere() throws {
+        let daemon = try Daemon(limits: #"{"eventLoops": 2}"#)
+        defer { daemon.stop() }
+        let a = try daemon.connect(), b = try daemon.connect()
+        func stats(_ client: Client) throws -> (onLoop: Double, perLoop: [Int]) {
+            let s = try client.result("stats")
+            return (s["requests"]?["onLoop"]?.doubleValue ?? -1,
+                    (s["connections"]?["perLoop"]?.arrayValue ?? []).compactMap(\.intValue))
+        }
+        let params: JSONValue = ["text": "A short paragraph, answered quickly.", "width": 120]
+        let expected = try a.result("layout", params)
+        _ = try b.result("ping")
+        let before = try stats(a)
+        #expect(before.perLoop == [1, 1], "connections per loop: \(before.perLoop)")
+        for i in 0..<40 {
+            #expect(try (i % 2 == 0 ? a : b).result("layout", params) == expected)
+            usleep(3_000)
+        }
+        let inTurn = try stats(a)
+        #expect(inTurn.onLoop - before.onLoop >= 24, "\(inTurn.onLoop - before.onLoop) of 40 answered on the loops")
+        let c = try daemon.connect()
+        _ = try c.result("ping")
+        let three = try stats(c)
+        #expect(three.perLoop == [2, 1], "connections per loop: \(three.perLoop)")
+        for _ in 0..<20 {
+            for client in [a, b, c] { #expect(try client.result("layout", params) == expected) }
+            usleep(3_000)
+        }
+        let shared = try stats(b)
+        let answered = shared.onLoop - three.onLoop
+        #expect(answered >= 14 && answered <= 22, "\(answered) of 60 answered on the loops (20 of them the lone client's)")
     }
 
     /// Workers wake the loop only when an answer leaves it something to do. Two such cases,

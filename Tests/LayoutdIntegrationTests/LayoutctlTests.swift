@@ -72,7 +72,7 @@ import Testing
         #expect(lines.first?.hasPrefix("layoutd ") == true)
         #expect(lines.contains { $0.hasPrefix("requests ") && $0.contains("1 errors") && $0.contains("p99") }, "\(r.output)")
         #expect(lines.contains("  layout       3 (1 errors)"), "\(r.output)")
-        #expect(lines.contains { $0.hasPrefix("connections  ") && $0.hasSuffix(" open (limit 256)") }, "\(r.output)")
+        #expect(lines.contains { $0.hasPrefix("connections  ") && $0.contains(" open (limit 256); per event loop ") }, "\(r.output)")
         #expect(lines.contains { $0.hasPrefix("memory") && $0.contains("MiB resident") })
         #expect(lines.contains { $0.hasPrefix("caches") && $0.contains("hit rate") }, "\(r.output)")
         #expect(lines.contains { $0.hasPrefix("plugins") && $0.contains("links 1.0") }, "\(r.output)")
