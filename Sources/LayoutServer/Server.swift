@@ -52,38 +52,69 @@ public final class Server: Sendable {
         return !busy()
     }
 
-    /// Serves `listener` and every connection from `configuration.eventLoopCount` event loops
-    /// (epoll): the first runs on this thread and accepts, handing each connection to the loop
-    /// with the fewest; the others run on threads of their own. Requests that are not
-    /// answered on a loop run on the worker pool. Returns only if the first loop cannot run
-    /// (the others then go on serving the connections they have).
+    /// The event loops, once `startLoops` made them.
+    private let loopGroup = Mutex<EventLoopGroup?>(nil)
+
+    /// Makes the `configuration.eventLoopCount` event loops (epoll) and starts all but the
+    /// first on threads of their own, each running `warmUp` there first (so that a loop's
+    /// first request does not pay for its thread's first allocations); returns once every
+    /// started thread has warmed up, with the loops. Does it once: later calls return the
+    /// same loops. False when not even one loop can be made (epoll failed).
+    @discardableResult
+    public func startLoops(warmUp: (@Sendable () -> Void)? = nil) -> Bool {
+        makeLoops(warmUp: warmUp) != nil
+    }
+
+    /// `startLoops`, returning the loops (nil when none could be made).
+    private func makeLoops(warmUp: (@Sendable () -> Void)?) -> [EventLoop]? {
+        loopGroup.withLock { made -> [EventLoop]? in
+            if let made { return made.loops }
+            let group = EventLoopGroup()
+            do {
+                for index in 0..<max(1, service.configuration.eventLoopCount) {
+                    group.loops.append(try EventLoop(server: self, group: group, index: index))
+                }
+            } catch {
+                if group.loops.isEmpty {
+                    Log.error("cannot start the event loop: \(error)")
+                    return nil
+                }
+                Log.warning("cannot start more than \(group.loops.count) event loops: \(error)")
+            }
+            let loops = group.loops
+            service.loopConnections.withLock { $0 = { loops.map { $0.connectionCount.load(ordering: .relaxed) } } }
+            // A loop answers short requests itself, as a worker would: a worker's stack.
+            let warmed = DispatchSemaphore(value: 0)
+            var started = 0
+            for loop in loops.dropFirst() {
+                do {
+                    try spawnDetachedThread(stackBytes: 8 << 20) {
+                        warmUp?()
+                        warmed.signal()
+                        loop.run(listener: nil)
+                    }
+                    started += 1
+                } catch {
+                    Log.warning("cannot start an event loop thread: \(error)")
+                    loop.stopTakingConnections()
+                }
+            }
+            for _ in 0..<started { warmed.wait() }
+            made = group
+            return loops
+        }
+    }
+
+    /// Serves `listener` and every connection from the event loops (`startLoops`, called here
+    /// if it was not before): the first runs on this thread and accepts, handing each
+    /// connection to the loop with the fewest; the others run on threads of their own.
+    /// Requests that are not answered on a loop run on the worker pool. Returns only if the
+    /// first loop cannot run (the others then go on serving the connections they have).
     public func serve(listener: borrowing FileDescriptor) {
         listening.store(listener.rawValue, ordering: .sequentiallyConsistent)
         defer { listening.store(-1, ordering: .sequentiallyConsistent) }
-        let group = EventLoopGroup()
-        do {
-            for index in 0..<max(1, service.configuration.eventLoopCount) {
-                group.loops.append(try EventLoop(server: self, group: group, index: index))
-            }
-        } catch {
-            if group.loops.isEmpty {
-                Log.error("cannot start the event loop: \(error)")
-                return
-            }
-            Log.warning("cannot start more than \(group.loops.count) event loops: \(error)")
-        }
-        let loops = group.loops
-        service.loopConnections.withLock { $0 = { loops.map { $0.connectionCount.load(ordering: .relaxed) } } }
-        // A loop answers short requests itself, as a worker would: a worker's stack.
-        for loop in group.loops.dropFirst() {
-            do {
-                try spawnDetachedThread(stackBytes: 8 << 20) { loop.run(listener: nil) }
-            } catch {
-                Log.warning("cannot start an event loop thread: \(error)")
-                loop.stopTakingConnections()
-            }
-        }
-        group.loops[0].run(listener: listener.rawValue)
+        guard let loops = makeLoops(warmUp: nil) else { return }
+        loops[0].run(listener: listener.rawValue)
     }
 
     /// Admits an accepted connection: its peer's uid when it is allowed and under the limits

@@ -243,18 +243,25 @@ func startWatchdog() {
     print("layoutd listening on \(path)")
     fflush(nil)
     Log.info("listening on \(path)")
-    // Warm the request path too (JSON in and out, the service, a worker thread), so that the
-    // first client request does not pay for first-use code and runtime metadata.
+    // Warm the request path too (JSON in and out, the service, a worker thread and each event
+    // loop's thread), so that the first client request does not pay for first-use code,
+    // runtime metadata and a thread's first allocations.
     let warmRequest = #"{"jsonrpc":"2.0","id":0,"method":"layout","params":{"text":"Hello, world — 你好 مرحبا","width":120,"detail":"glyphs"}}"#
-    if let message = try? JSONParser.parse(Array(warmRequest.utf8)), case .success(let request) = RPCRequest.decode(message) {
-        let done = DispatchSemaphore(value: 0)
-        Server.workers.async {
-            // Not counted in stats: `call` is below the statistics.
-            if let result = try? service.call(request, session: Session()) { _ = JSONWriter.serialize(result) }
-            done.signal()
+    let warmUp: @Sendable () -> Void = {
+        // Not counted in stats: `call` is below the statistics.
+        if let message = try? JSONParser.parse(Array(warmRequest.utf8)), case .success(let request) = RPCRequest.decode(message),
+           let result = try? service.call(request, session: Session()) {
+            _ = JSONWriter.serialize(result)
         }
-        done.wait()
     }
+    let done = DispatchSemaphore(value: 0)
+    Server.workers.async {
+        warmUp()
+        done.signal()
+    }
+    done.wait()
+    warmUp()   // this thread runs the first loop
+    server.startLoops(warmUp: warmUp)
     // Fonts are warm and the listener is live: ready.
     Systemd.notify("READY=1\nSTATUS=listening on \(path), \(fonts.fontCount) font faces, \(plugins.plugins.count) plugins")
     server.serve(listener: listener)
