@@ -165,11 +165,10 @@ final class EventLoopGroup: @unchecked Sendable {
 /// `ClientConnection.finishRequest`). Enforces the
 /// per-connection limits: pending requests (reading pauses), buffered output (a client that
 /// never reads is dropped), half-sent lines and stalled output (dropped after their
-/// deadlines). Started by `Server.serve`.
+/// deadlines). Made and started by `Server.startLoops` and `Server.serve`.
 final class EventLoop: @unchecked Sendable {
     let server: Server
     let group: EventLoopGroup
-    let index: Int
     let epoll: Epoll
     let wakeup: Wakeup
     /// Connections this loop serves or has been handed (read by the accepting loop).
@@ -190,10 +189,9 @@ final class EventLoop: @unchecked Sendable {
     private static let wakeupToken: UInt64 = 1
     private var readBuffer = [UInt8](repeating: 0, count: 65_536)
 
-    init(server: Server, group: EventLoopGroup, index: Int) throws(Errno) {
+    init(server: Server, group: EventLoopGroup) throws(Errno) {
         self.server = server
         self.group = group
-        self.index = index
         epoll = try Epoll()
         wakeup = try Wakeup()
         try epoll.add(wakeup.descriptor, events: UInt32(EPOLLIN.rawValue), token: Self.wakeupToken)

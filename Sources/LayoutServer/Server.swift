@@ -9,8 +9,8 @@ import Glibc
 /// Accepts connections on a listening socket and serves them from a few event loops
 /// (`EventLoop`, epoll; each connection stays on one): line-framed JSON-RPC messages, routed
 /// by `LayoutService.route` either answered at once (in the order sent) or run on the loop or
-/// the worker pool (answers may come out of order). The shared `LayoutService` does the work; the server owns only sockets and
-/// counts.
+/// the worker pool (answers may come out of order). The shared `LayoutService` does the
+/// work; the server owns only sockets and counts.
 public final class Server: Sendable {
     /// The worker pool requests run on (libdispatch sizes it to the cores).
     public static let workers = DispatchQueue(label: "layoutd.workers", qos: .userInitiated, attributes: .concurrent)
@@ -71,8 +71,8 @@ public final class Server: Sendable {
             if let made { return made.loops }
             let group = EventLoopGroup()
             do {
-                for index in 0..<max(1, service.configuration.eventLoopCount) {
-                    group.loops.append(try EventLoop(server: self, group: group, index: index))
+                for _ in 0..<max(1, service.configuration.eventLoopCount) {
+                    group.loops.append(try EventLoop(server: self, group: group))
                 }
             } catch {
                 if group.loops.isEmpty {
