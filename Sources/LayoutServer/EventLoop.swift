@@ -142,6 +142,11 @@ final class UnsentBytes: Sendable {
 /// The event loops of a server, made before any runs and fixed afterwards.
 final class EventLoopGroup: @unchecked Sendable {
     var loops: [EventLoop] = []
+    /// The loop that routed the last request, and since when no other loop has (the time's
+    /// bit pattern): a loop polls for its client's next request only when it has been the
+    /// only one asked for a while (see `EventLoop.run`).
+    let lastAskedLoop = Atomic<Int>(-1)
+    let lastAskedLoopSince = Atomic<UInt64>(0)
 
     /// The loop with the fewest connections (the first of those tied), its count raised for
     /// the connection about to be handed to it.
@@ -169,6 +174,8 @@ final class EventLoopGroup: @unchecked Sendable {
 final class EventLoop: @unchecked Sendable {
     let server: Server
     let group: EventLoopGroup
+    /// This loop's place in the group.
+    let index: Int
     let epoll: Epoll
     let wakeup: Wakeup
     /// Connections this loop serves or has been handed (read by the accepting loop).
@@ -189,9 +196,10 @@ final class EventLoop: @unchecked Sendable {
     private static let wakeupToken: UInt64 = 1
     private var readBuffer = [UInt8](repeating: 0, count: 65_536)
 
-    init(server: Server, group: EventLoopGroup) throws(Errno) {
+    init(server: Server, group: EventLoopGroup, index: Int) throws(Errno) {
         self.server = server
         self.group = group
+        self.index = index
         epoll = try Epoll()
         wakeup = try Wakeup()
         try epoll.add(wakeup.descriptor, events: UInt32(EPOLLIN.rawValue), token: Self.wakeupToken)
@@ -216,6 +224,10 @@ final class EventLoop: @unchecked Sendable {
     /// the last 50 ms (notes this request), and the time now.
     private func askingAlone(_ token: UInt64) -> (Bool, Double) {
         let now = Statistics.now()
+        if group.lastAskedLoop.load(ordering: .relaxed) != index {
+            group.lastAskedLoop.store(index, ordering: .relaxed)
+            group.lastAskedLoopSince.store(now.bitPattern, ordering: .relaxed)
+        }
         if token != lastAsker {
             lastAsker = token
             askingAloneSince = now
@@ -249,13 +261,21 @@ final class EventLoop: @unchecked Sendable {
             do {
                 // After answering a lone client itself, the loop polls a moment before it
                 // sleeps: such a client sends its next request within tens of microseconds,
-                // and catching it awake saves a sleep and a wake-up per request.
+                // and catching it awake saves a sleep and a wake-up per request. Only when
+                // no other loop has been asked for 50 ms either: with other clients busy,
+                // the cores are theirs (a polling loop takes the time they need to send).
                 if answeredInline {
                     answeredInline = false
-                    let until = Statistics.now() + Self.pollSeconds
-                    repeat {
-                        count = try epoll.wait(&events, milliseconds: 0)
-                    } while count == 0 && Statistics.now() < until
+                    let since = Double(bitPattern: group.lastAskedLoopSince.load(ordering: .relaxed))
+                    var now = Statistics.now()
+                    if group.lastAskedLoop.load(ordering: .relaxed) == index, now - since >= 0.05 {
+                        let until = now + Self.pollSeconds
+                        while now < until {
+                            count = try epoll.wait(&events, milliseconds: 0)
+                            if count > 0 { break }
+                            now = Statistics.now()
+                        }
+                    }
                 }
                 if count == 0 { count = try epoll.wait(&events, milliseconds: 200) }
             } catch {

@@ -71,8 +71,8 @@ public final class Server: Sendable {
             if let made { return made.loops }
             let group = EventLoopGroup()
             do {
-                for _ in 0..<max(1, service.configuration.eventLoopCount) {
-                    group.loops.append(try EventLoop(server: self, group: group))
+                for index in 0..<max(1, service.configuration.eventLoopCount) {
+                    group.loops.append(try EventLoop(server: self, group: group, index: index))
                 }
             } catch {
                 if group.loops.isEmpty {
