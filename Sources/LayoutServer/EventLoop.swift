@@ -221,7 +221,8 @@ final class EventLoop: @unchecked Sendable {
     static let pollSeconds = 0.000_05
 
     /// Whether `token`'s connection has been the only one of this loop sending requests for
-    /// the last 50 ms (notes this request), and the time now.
+    /// the last 50 ms, and the time now. Notes this request, and this loop as the group's
+    /// last asked (for polling, see `run`).
     private func askingAlone(_ token: UInt64) -> (Bool, Double) {
         let now = Statistics.now()
         if group.lastAskedLoop.load(ordering: .relaxed) != index {
