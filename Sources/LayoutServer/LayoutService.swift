@@ -372,18 +372,28 @@ public final class LayoutService: Sendable {
     func stopCheck(_ session: Session) -> (@Sendable () -> EngineError?)? {
         guard session.cancellation != nil || session.deadline != nil else { return nil }
         let flag = session.cancellation, deadline = session.deadline, limit = configuration.requestSeconds
-        let cpuLimit = configuration.requestCPUSeconds, cpuEnd = Statistics.threadCPUSeconds() + cpuLimit
-        let lastCPURead = Atomic<UInt64>(Statistics.now().bitPattern)
+        let cpuLimit = configuration.requestCPUSeconds, started = Statistics.now()
+        let lastCPURead = Atomic<UInt64>(started.bitPattern)
+        // The thread's CPU time when the request started, first read 5 ms in (see below).
+        let cpuStart = Atomic<UInt64>(Double.nan.bitPattern)
         return {
             if flag?.isSet == true { return .cancelled }
             let now = Statistics.now()
             if let deadline, now > deadline { return .timeLimitExceeded(seconds: limit) }
             // The thread's CPU clock is a system call (the wall clock is not): read it at most
-            // every 5 ms of wall time. One thread's CPU time grows no faster than wall time, so
-            // the limit is overrun by 5 ms at most.
+            // every 5 ms of wall time, and not at all by a request done sooner. One thread's
+            // CPU time grows no faster than wall time, so the start is taken as the first
+            // reading less the wall time until it (as if the request had run all along), and
+            // the limit is met within 5 ms either way.
             if now - Double(bitPattern: lastCPURead.load(ordering: .relaxed)) >= 0.005 {
                 lastCPURead.store(now.bitPattern, ordering: .relaxed)
-                if Statistics.threadCPUSeconds() > cpuEnd { return .cpuLimitExceeded(seconds: cpuLimit) }
+                let cpu = Statistics.threadCPUSeconds()
+                var start = Double(bitPattern: cpuStart.load(ordering: .relaxed))
+                if start.isNaN {
+                    start = cpu - (now - started)
+                    cpuStart.store(start.bitPattern, ordering: .relaxed)
+                }
+                if cpu - start > cpuLimit { return .cpuLimitExceeded(seconds: cpuLimit) }
             }
             return nil
         }
