@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+import LayoutProtocol
+
+/// The shape cache through the real socket: a daemon with it on breaks every corpus
+/// paragraph's lines where one with it off does (every run shaped whole), the first time and
+/// when the words come from the cache, and its `stats` show the words found.
+@Suite("Shape cache through the socket")
+struct ShapeCacheIntegrationTests {
+    @Test func cachedWordsGiveTheSameLinesAsNoCache() throws {
+        let cached = try Daemon()
+        defer { cached.stop() }
+        let uncached = try Daemon(limits: #"{"shapeCacheEntries": 0}"#)
+        defer { uncached.stop() }
+        let a = try cached.connect(), b = try uncached.connect()
+        let corpus = try loadCorpus()
+        var compared = 0
+        // The first width fills the cache; the others are answered from it.
+        for width in [360.0, 300.0, 212.5] {
+            for p in corpus {
+                let params: JSONValue = ["text": .string(p.text), "width": .number(width)]
+                let got = try a.result("layout", params), expected = try b.result("layout", params)
+                // Where lines break (widths may differ in the last digit: advances are added
+                // word by word rather than run by run).
+                func breaks(_ r: JSONValue) -> [[Int]] {
+                    (r["lines"]?.arrayValue ?? []).map { [$0["start"]?.intValue ?? -1, $0["end"]?.intValue ?? -1] }
+                }
+                #expect(breaks(got).count > 0)
+                #expect(breaks(got) == breaks(expected), "\(p.id) at width \(width): the cached daemon breaks lines elsewhere")
+                compared += breaks(got).count
+            }
+        }
+        #expect(compared > 3000)
+        let shaped = try a.result("stats")["caches"]?["shapedWords"]
+        #expect((shaped?["hits"]?.intValue ?? 0) > 40_000, "shaped words found: \(String(describing: shaped))")
+        #expect((shaped?["count"]?.intValue ?? 0) > 1000)
+        #expect(shaped?["maxCount"] == 20_000)
+        let off = try b.result("stats")["caches"]?["shapedWords"]
+        #expect(off?["count"] == 0 && off?["hits"] == 0 && off?["maxCount"] == 0)
+    }
+}
