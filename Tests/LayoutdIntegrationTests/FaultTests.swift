@@ -146,8 +146,8 @@ struct BadFontTests {
         try FileManager.default.createDirectory(atPath: extra, withIntermediateDirectories: true)
         var garbage = [UInt8](repeating: 0, count: 5000)
         for i in garbage.indices { garbage[i] = UInt8(truncatingIfNeeded: i &* 2654435761 >> 7) }
-        FileManager.default.createFile(atPath: "\(extra)/garbage.ttf", contents: Data(garbage))
-        FileManager.default.createFile(atPath: "\(extra)/empty.otf", contents: Data())
+        #expect(FileManager.default.createFile(atPath: "\(extra)/garbage.ttf", contents: Data(garbage)))
+        #expect(FileManager.default.createFile(atPath: "\(extra)/empty.otf", contents: Data()))
         // Inter's files, copied into the extra folder (the pinned folder of Inter is left out).
         let interFolder = "/usr/share/fonts/truetype/inter-vf"
         try FileManager.default.copyItem(atPath: "\(interFolder)/Inter.var.ttf", toPath: "\(extra)/Inter.var.ttf")
