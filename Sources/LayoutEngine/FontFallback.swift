@@ -1,19 +1,60 @@
 import CFontconfig
 import Synchronization
 
-/// The fonts fontconfig orders for one descriptor: the best match for the family first, then
-/// the rest in fontconfig's fallback order (`FcFontSort`), each with its character coverage.
+/// Serializes fontconfig's matching and sorting (`FcFontMatch`, `FcFontSort`), shared by a
+/// `FontSystem` and its fallback lists.
+final class FontconfigLock: Sendable {
+    let mutex = Mutex(())
+}
+
+/// The fonts fontconfig orders for one descriptor: the best match for the family first
+/// (`FcFontMatch`), then the rest in fontconfig's fallback order (`FcFontSort`, without the
+/// first), each with its character coverage. The sort, which costs several times the match
+/// (about a millisecond over a few hundred fonts), runs only when a candidate after the
+/// first is asked for: text the first font covers never needs it.
 ///
-/// Owns the `FcFontSet` the coverage sets live in; faces are opened lazily through a
+/// Owns the patterns the coverage sets live in; faces are opened lazily through a
 /// `FaceLoader` and kept in this list once opened. Safe to share between threads.
 final class FallbackList: @unchecked Sendable {
-    private let fontSet: UnsafeMutablePointer<FcFontSet>
-    /// File and face index of each candidate, in fallback order.
-    let identities: [FaceIdentity]
-    /// Coverage of each candidate (borrowed from `fontSet`; nil when fontconfig knows none).
-    private let charsets: [OpaquePointer?]
-    /// Whether each candidate is a color font (fontconfig's `color`), as emoji fonts are.
-    let isColor: [Bool]
+    /// The candidates in fallback order, the first one first. (Sendable: the coverage sets are
+    /// read only, and live as long as the list.)
+    struct Candidates: @unchecked Sendable {
+        /// File and face index of each candidate.
+        var identities: [FaceIdentity] = []
+        /// Coverage of each candidate (borrowed from `FallbackList`'s patterns; nil when
+        /// fontconfig knows none).
+        var charsets: [OpaquePointer?] = []
+        /// Whether each candidate is a color font (fontconfig's `color`), as emoji fonts are.
+        var isColor: [Bool] = []
+        private var seen: Set<FaceIdentity> = []
+
+        /// Adds `font` (a fontconfig pattern, which must outlive these candidates) unless it
+        /// names no file or a face already here.
+        mutating func append(_ font: OpaquePointer) {
+            guard let (path, instance) = fontFile(of: font) else { return }
+            // A variable font's named instance (index n << 16 | face) is its face at set axis
+            // values: use the face, and set the axes from the request (weight → wght).
+            let identity = FaceIdentity(path: path, index: Int(instance & 0xFFFF))
+            guard seen.insert(identity).inserted else { return }
+            var charset: OpaquePointer?
+            if FcPatternGetCharSet(font, FC_CHARSET, 0, &charset) != FcResultMatch { charset = nil }
+            var color: FcBool = 0
+            identities.append(identity)
+            charsets.append(charset)
+            isColor.append(FcPatternGetBool(font, FC_COLOR, 0, &color) == FcResultMatch && color != 0)
+        }
+    }
+
+    private let config: FontConfiguration
+    private let lock: FontconfigLock
+    /// The substituted pattern the list was matched for (kept for the sort).
+    private let pattern: OpaquePointer
+    /// `FcFontMatch`'s answer, whose coverage is the first candidate's.
+    private let matched: OpaquePointer
+    /// The first candidate alone (from `matched`).
+    private let first: Candidates
+    /// Every candidate, once sorted; and the `FcFontSet` their coverage lives in.
+    private let sorted: Mutex<(candidates: Candidates, fontSet: Unshared<UnsafeMutablePointer<FcFontSet>>?)?> = Mutex(nil)
     /// Opened faces by candidate index; nil records a file that could not be read.
     private let faces: Mutex<[Int: FontFace?]> = Mutex([:])
     private let loader: FaceLoader
@@ -22,10 +63,38 @@ final class FallbackList: @unchecked Sendable {
     /// Code points below this have their coverage by the first candidate as bits.
     static let firstCoverageLimit: UInt32 = 0x2400
 
+    /// Matches `descriptor` in `language` ("" for none) under `lock`. Fails with
+    /// `noFontsAvailable` when fontconfig has no font for it.
     init(config: FontConfiguration, descriptor: FontDescriptor.SelectionKey, language: String,
-         loader: FaceLoader) throws {
-        guard let pattern = FcPatternCreate() else { throw EngineError.noFontsAvailable(family: descriptor.family) }
-        defer { FcPatternDestroy(pattern) }
+         loader: FaceLoader, lock: FontconfigLock) throws {
+        // (Under the lock, as fontconfig's calls always are here.)
+        let (made, matched) = lock.mutex.withLock { _ in
+            let pattern = Self.pattern(config: config, descriptor: descriptor, language: language)
+            var result = FcResultNoMatch
+            return Unshared((pattern, pattern.flatMap { FcFontMatch(config.config, $0, &result) }))
+        }.value
+        guard let pattern = made else { throw EngineError.noFontsAvailable(family: descriptor.family) }
+        var first = Candidates()
+        if let matched { first.append(matched) }
+        guard let matched, !first.identities.isEmpty else {
+            if let matched { FcPatternDestroy(matched) }
+            FcPatternDestroy(pattern)
+            throw EngineError.noFontsAvailable(family: descriptor.family)
+        }
+        self.config = config
+        self.lock = lock
+        self.pattern = pattern
+        self.matched = matched
+        self.first = first
+        self.loader = loader
+    }
+
+    /// The fontconfig pattern for `descriptor` in `language`, with the configuration's and
+    /// the default substitutions made: what `FcFontMatch` and `FcFontSort` are asked. The
+    /// caller owns it (`FcPatternDestroy`); nil when fontconfig cannot make one.
+    static func pattern(config: FontConfiguration, descriptor: FontDescriptor.SelectionKey,
+                        language: String) -> OpaquePointer? {
+        guard let pattern = FcPatternCreate() else { return nil }
         for family in descriptor.family.split(separator: ",") {
             let name = family.trimmingSpaces
             if !name.isEmpty { name.withCString { _ = FcPatternAddString(pattern, FC_FAMILY, fcString($0)) } }
@@ -42,59 +111,77 @@ final class FallbackList: @unchecked Sendable {
         }
         FcConfigSubstitute(config.config, pattern, FcMatchPattern)
         FcDefaultSubstitute(pattern)
-        var result = FcResultNoMatch
-        guard let set = FcFontSort(config.config, pattern, FcBool(FcTrue), nil, &result),
-              set.pointee.nfont > 0 else {
-            throw EngineError.noFontsAvailable(family: descriptor.family)
-        }
-        var identities: [FaceIdentity] = []
-        var charsets: [OpaquePointer?] = []
-        var isColor: [Bool] = []
-        var seen: Set<FaceIdentity> = []
-        for i in 0..<Int(set.pointee.nfont) {
-            guard let font = set.pointee.fonts[i] else { continue }
-            guard let (path, instance) = fontFile(of: font) else { continue }
-            // A variable font's named instance (index n << 16 | face) is its face at set axis
-            // values: use the face, and set the axes from the request (weight → wght).
-            let index = instance & 0xFFFF
-            var charset: OpaquePointer?
-            if FcPatternGetCharSet(font, FC_CHARSET, 0, &charset) != FcResultMatch { charset = nil }
-            let identity = FaceIdentity(path: path, index: Int(index))
-            guard seen.insert(identity).inserted else { continue }
-            identities.append(identity)
-            charsets.append(charset)
-            var color: FcBool = 0
-            isColor.append(FcPatternGetBool(font, FC_COLOR, 0, &color) == FcResultMatch && color != 0)
-        }
-        guard !identities.isEmpty else {
-            FcFontSetDestroy(set)
-            throw EngineError.noFontsAvailable(family: descriptor.family)
-        }
-        self.fontSet = set
-        self.identities = identities
-        self.charsets = charsets
-        self.isColor = isColor
-        self.loader = loader
+        return pattern
     }
 
-    deinit { FcFontSetDestroy(fontSet) }
+    /// Whether the rest of the candidates have been sorted yet.
+    var isSorted: Bool { sorted.withLock { $0 != nil } }
 
-    var count: Int { identities.count }
+    deinit {
+        sorted.withLock { if let set = $0?.fontSet { FcFontSetDestroy(set.value) } }
+        FcPatternDestroy(matched)
+        FcPatternDestroy(pattern)
+    }
+
+    /// Every candidate: the first, then `FcFontSort`'s order without it (sorted on first use;
+    /// the first alone if the sort finds nothing).
+    var candidates: Candidates {
+        if let known = sorted.withLock({ $0?.candidates }) { return known }
+        var all = first
+        var result = FcResultNoMatch
+        let set = lock.mutex.withLock { _ in Unshared(FcFontSort(config.config, pattern, FcBool(FcTrue), nil, &result)) }.value
+        if let set {
+            for i in 0..<Int(set.pointee.nfont) {
+                if let font = set.pointee.fonts[i] { all.append(font) }
+            }
+        }
+        let made = all, madeSet = set.map(Unshared.init)
+        return sorted.withLock { stored in
+            if let stored {
+                if let set { FcFontSetDestroy(set) }   // another thread sorted first
+                return stored.candidates
+            }
+            stored = (made, madeSet)
+            return made
+        }
+    }
+
+    var count: Int { candidates.identities.count }
+
+    /// File and face index of each candidate, in fallback order.
+    var identities: [FaceIdentity] { candidates.identities }
 
     /// Whether candidate `index` has a glyph for `scalar` (per fontconfig's coverage).
     func covers(_ index: Int, _ scalar: UInt32) -> Bool {
-        guard let charset = charsets[index] else { return false }
+        guard let charset = index == 0 ? first.charsets[0] : candidates.charsets[index] else { return false }
         return FcCharSetHasChar(charset, scalar) == FcTrue
     }
 
+    /// Whether candidate `index` is a color font.
+    func isColor(_ index: Int) -> Bool {
+        index == 0 ? first.isColor[0] : candidates.isColor[index]
+    }
+
     /// Bit `s` (word `s / 64`) tells whether the first candidate covers code point `s`, for
-    /// every `s` below `firstCoverageLimit`. Made once per list (fontconfig asked per code
-    /// point), then shared by every request: a cluster in the primary font costs a bit test.
+    /// every `s` below `firstCoverageLimit`. Made once per list (from fontconfig's coverage
+    /// read a 256-code-point page at a time), then shared by every request: a cluster in the
+    /// primary font costs a bit test.
     func firstCandidateCoverage() -> [UInt64] {
         if let known = firstCoverage.withLock({ $0 }) { return known }
         var bits = [UInt64](repeating: 0, count: Int(Self.firstCoverageLimit) / 64)
-        for scalar in 0..<Self.firstCoverageLimit where covers(0, scalar) {
-            bits[Int(scalar >> 6)] |= 1 << UInt64(scalar & 63)
+        if let charset = first.charsets[0] {
+            // A page: 256 bits as eight 32-bit words (FC_CHARSET_MAP_SIZE), pages ascending,
+            // FC_CHARSET_DONE (all ones) after the last.
+            var map = [FcChar32](repeating: 0, count: 8)
+            var next: FcChar32 = 0
+            var base = FcCharSetFirstPage(charset, &map, &next)
+            while base != FcChar32.max, base < Self.firstCoverageLimit {
+                for i in 0..<8 where map[i] != 0 {
+                    let first = Int(base) + i * 32
+                    bits[first >> 6] |= UInt64(map[i]) << UInt64(first & 63)
+                }
+                base = FcCharSetNextPage(charset, &map, &next)
+            }
         }
         return firstCoverage.withLock { stored in
             if stored == nil { stored = bits }
@@ -106,7 +193,7 @@ final class FallbackList: @unchecked Sendable {
     /// skipped as if it covered nothing).
     func face(at index: Int) -> FontFace? {
         if let known = faces.withLock({ $0[index] }) { return known }
-        let face = try? loader.face(identities[index])
+        let face = try? loader.face(index == 0 ? first.identities[0] : candidates.identities[index])
         faces.withLock { $0[index] = .some(face) }
         return face
     }
@@ -117,31 +204,47 @@ final class FallbackList: @unchecked Sendable {
     /// last. Failing all, the first that holds the cluster's first scalar; failing that, the
     /// first font that can be opened.
     func candidate(forCluster scalars: some Collection<UInt32>, presentation: EmojiPresentation = .unspecified) -> Int {
+        // The first candidate, when it is the answer, without sorting the rest.
+        let firstAllowed = switch presentation {
+        case .unspecified: true
+        case .emoji: isColor(0)
+        case .text: !isColor(0)
+        }
+        if firstAllowed, scalars.allSatisfy({ isIgnorableForCoverage($0) || covers(0, $0) }), face(at: 0) != nil {
+            return 0
+        }
         switch presentation {
         case .unspecified:
-            return candidate(scalars) { _ in true } ?? lastResort(scalars)
+            return candidate(scalars, color: nil) ?? lastResort(scalars)
         case .emoji:
-            return candidate(scalars) { self.isColor[$0] } ?? candidate(scalars) { _ in true } ?? lastResort(scalars)
+            return candidate(scalars, color: true) ?? candidate(scalars, color: nil) ?? lastResort(scalars)
         case .text:
-            return candidate(scalars) { !self.isColor[$0] } ?? candidate(scalars) { _ in true } ?? lastResort(scalars)
+            return candidate(scalars, color: false) ?? candidate(scalars, color: nil) ?? lastResort(scalars)
         }
     }
 
-    private func candidate(_ scalars: some Collection<UInt32>, where allowed: (Int) -> Bool) -> Int? {
-        for i in 0..<count where allowed(i) {
-            var all = true
+    /// The first candidate covering every scalar of the cluster that needs a glyph, among the
+    /// color fonts (`color` true), the others (false) or all (nil), whose face opens.
+    private func candidate(_ scalars: some Collection<UInt32>, color: Bool?) -> Int? {
+        let all = candidates
+        for i in all.identities.indices where color == nil || all.isColor[i] == color {
+            let charset = all.charsets[i]
+            var covered = true
             for s in scalars where !isIgnorableForCoverage(s) {
-                if !covers(i, s) { all = false; break }
+                if charset.map({ FcCharSetHasChar($0, s) }) != FcTrue { covered = false; break }
             }
-            if all, face(at: i) != nil { return i }
+            if covered, face(at: i) != nil { return i }
         }
         return nil
     }
 
     private func lastResort(_ scalars: some Collection<UInt32>) -> Int {
         let base = scalars.first ?? 0x20
-        for i in 0..<count where covers(i, base) && face(at: i) != nil { return i }
-        for i in 0..<count where face(at: i) != nil { return i }
+        let all = candidates
+        for i in all.identities.indices {
+            if let charset = all.charsets[i], FcCharSetHasChar(charset, base) == FcTrue, face(at: i) != nil { return i }
+        }
+        for i in all.identities.indices where face(at: i) != nil { return i }
         return 0
     }
 }
@@ -194,4 +297,11 @@ extension Substring {
         while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
         return String(s)
     }
+}
+
+/// A fontconfig object passed out of a lock's closure: owned by one thread at a time (the
+/// caller takes it over), so it crosses as if it were Sendable.
+struct Unshared<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

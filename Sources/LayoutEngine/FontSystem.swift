@@ -1,8 +1,8 @@
 import CFontconfig
 import Synchronization
 
-/// The warm font state shared by every request: the fontconfig configuration, the sorted
-/// fallback lists per (family, weight, style, language) and the opened faces per file.
+/// The warm font state shared by every request: the fontconfig configuration, the fallback
+/// lists per (family, weight, style, language) and the opened faces per file.
 /// Both caches are bounded by count; entries are evicted oldest first.
 ///
 /// Thread-safe; make one per daemon and share it.
@@ -10,8 +10,8 @@ public final class FontSystem: Sendable {
     private let configuration: FontConfiguration
     private let fallbackLists: Mutex<BoundedCache<FallbackKey, FallbackList>>
     private let faces: FaceLoader
-    /// Serializes `FcFontSort`, which runs only on a cache miss.
-    private let sortLock = Mutex(())
+    /// Serializes fontconfig's matching and sorting, which run only on cache misses.
+    private let sortLock = FontconfigLock()
 
     struct FallbackKey: Hashable { var selection: FontDescriptor.SelectionKey; var language: String }
 
@@ -57,7 +57,9 @@ public final class FontSystem: Sendable {
     }
     private let fallbackLookups = CacheLookupCounter()
 
-    /// The fallback list for a descriptor and language ("" for none), sorting once per key.
+    /// The fallback list for a descriptor and language ("" for none), matched once per key
+    /// (sorted when first needed: see `FallbackList`). Fails with `noFontsAvailable` when
+    /// fontconfig has no font for it.
     func fallbackList(for descriptor: FontDescriptor, language: String) throws -> FallbackList {
         let key = FallbackKey(selection: descriptor.selectionKey, language: language)
         if let list = fallbackLists.withLock({ $0[key] }) {
@@ -65,9 +67,8 @@ public final class FontSystem: Sendable {
             return list
         }
         fallbackLookups.miss()
-        let list = try sortLock.withLock { _ in
-            try FallbackList(config: configuration, descriptor: key.selection, language: language, loader: faces)
-        }
+        let list = try FallbackList(config: configuration, descriptor: key.selection, language: language, loader: faces,
+                                    lock: sortLock)
         return fallbackLists.withLock { cache in
             if let existing = cache[key] { return existing }
             cache[key] = list

@@ -1,5 +1,6 @@
 import Testing
 @testable import LayoutEngine
+import CFontconfig
 
 /// Shaping skips asking the font selector for most clusters (a code unit already seen in
 /// the run's face); these tests ask it for every cluster and require the same face.
@@ -80,6 +81,62 @@ struct FontChoiceTests {
                 #expect(found.isEmpty, "\(lang): \(found.prefix(5))")
             }
         }
+    }
+
+    /// A fallback list matches its first font (`FcFontMatch`) and sorts the rest only when a
+    /// later candidate is asked for; once sorted, its order is exactly `FcFontSort`'s for the
+    /// same pattern (the order every list had when it was sorted up front).
+    @Test func listsSortOnlyWhenAskedAndInFontconfigsOrder() throws {
+        let config = try FontConfiguration(path: "\(repositoryRoot)/config/fonts.conf")
+        let lock = FontconfigLock(), loader = FaceLoader(capacity: 64)
+        for (family, language) in [("Noto Sans", ""), ("sans-serif", "ar"), ("serif", "ja"), ("monospace", "ru"),
+                                   ("Noto Sans Thai", "th"), ("Noto Color Emoji", ""), ("No Such Family", "hi"),
+                                   ("Noto Sans, Noto Sans Hebrew", "he")] {
+            let key = FontDescriptor(family: family).selectionKey
+            let list = try FallbackList(config: config, descriptor: key, language: language, loader: loader, lock: lock)
+            // Text the first font has: answered without the sort.
+            #expect(list.candidate(forCluster: CollectionOfOne(UInt32(0x20))) == 0)
+            #expect(!list.isSorted, "\(family) \(language): sorted for a space")
+            let lazy = list.identities
+            #expect(list.isSorted)
+            // FcFontSort's own order, duplicates dropped.
+            let pattern = try #require(FallbackList.pattern(config: config, descriptor: key, language: language))
+            defer { FcPatternDestroy(pattern) }
+            var result = FcResultNoMatch
+            let set = try #require(FcFontSort(config.config, pattern, FcBool(FcTrue), nil, &result))
+            defer { FcFontSetDestroy(set) }
+            var eager: [FaceIdentity] = []
+            for i in 0..<Int(set.pointee.nfont) {
+                guard let font = set.pointee.fonts[i], let (path, index) = fontFile(of: font) else { continue }
+                let identity = FaceIdentity(path: path, index: Int(index & 0xFFFF))
+                if !eager.contains(identity) { eager.append(identity) }
+            }
+            #expect(lazy == eager, "\(family) \(language): \(lazy.prefix(3)) against \(eager.prefix(3))")
+            #expect(lazy.count > 10)
+        }
+    }
+
+    /// The first candidate's coverage bits, read from fontconfig a page at a time, against
+    /// fontconfig asked for each code point below the limit, for lists of several families
+    /// and languages.
+    @Test func firstCandidateCoverageMatchesFontconfigPerCodePoint() throws {
+        var lists = 0, covered = 0
+        for (family, language) in [("Noto Sans", ""), ("sans-serif", "ar"), ("serif", "ja"), ("monospace", ""),
+                                   ("Noto Sans Thai", "th"), ("Noto Color Emoji", "")] {
+            let list = try sharedEngine.fonts.fallbackList(for: FontDescriptor(family: family), language: language)
+            let bits = list.firstCandidateCoverage()
+            #expect(bits.count == Int(FallbackList.firstCoverageLimit) / 64)
+            var differences: [UInt32] = []
+            for scalar in 0..<FallbackList.firstCoverageLimit {
+                let bit = bits[Int(scalar >> 6)] >> UInt64(scalar & 63) & 1 == 1
+                if bit != list.covers(0, scalar) { differences.append(scalar) }
+                if bit { covered += 1 }
+            }
+            #expect(differences.isEmpty, "\(family) \(language): \(differences.prefix(8))")
+            lists += 1
+        }
+        #expect(lists == 6)
+        #expect(covered > 3000)
     }
 
     /// The shared table of fallback choices against a dictionary: random keys (code points
