@@ -13,8 +13,9 @@ final class FontconfigLock: Sendable {
 /// (about a millisecond over a few hundred fonts), runs only when a candidate after the
 /// first is asked for: text the first font covers never needs it.
 ///
-/// Owns the patterns the coverage sets live in; faces are opened lazily through a
-/// `FaceLoader` and kept in this list once opened. Safe to share between threads.
+/// Owns the sorted `FcFontSet` the coverage sets live in (and a reference to the first's);
+/// faces are opened lazily through a `FaceLoader` and kept in this list once opened. Safe
+/// to share between threads.
 final class FallbackList: @unchecked Sendable {
     /// The candidates in fallback order, the first one first. (Sendable: the coverage sets are
     /// read only, and live as long as the list.)
@@ -47,11 +48,13 @@ final class FallbackList: @unchecked Sendable {
 
     private let config: FontConfiguration
     private let lock: FontconfigLock
-    /// The substituted pattern the list was matched for (kept for the sort).
-    private let pattern: OpaquePointer
-    /// `FcFontMatch`'s answer, whose coverage is the first candidate's.
-    private let matched: OpaquePointer
-    /// The first candidate alone (from `matched`).
+    /// What the list is for (its pattern is made again for the sort: fontconfig keeps a
+    /// pattern's values at offsets, which leak checkers cannot follow, so none is kept).
+    private let descriptor: FontDescriptor.SelectionKey
+    private let language: String
+    /// The first candidate's coverage set, a reference of the list's own (`FcCharSetCopy`).
+    private let firstCharset: OpaquePointer?
+    /// The first candidate alone (from `FcFontMatch`'s answer).
     private let first: Candidates
     /// Every candidate, once sorted; and the `FcFontSet` their coverage lives in.
     private let sorted: Mutex<(candidates: Candidates, fontSet: Unshared<UnsafeMutablePointer<FcFontSet>>?)?> = Mutex(nil)
@@ -67,24 +70,29 @@ final class FallbackList: @unchecked Sendable {
     /// `noFontsAvailable` when fontconfig has no font for it.
     init(config: FontConfiguration, descriptor: FontDescriptor.SelectionKey, language: String,
          loader: FaceLoader, lock: FontconfigLock) throws {
-        // (Under the lock, as fontconfig's calls always are here.)
-        let (made, matched) = lock.mutex.withLock { _ in
-            let pattern = Self.pattern(config: config, descriptor: descriptor, language: language)
+        // (Under the lock, as fontconfig's calls always are here.) The match's answer is read
+        // and destroyed there; its coverage set is kept by reference.
+        let found = lock.mutex.withLock { _ -> Unshared<(Candidates, OpaquePointer?)?> in
+            guard let pattern = Self.pattern(config: config, descriptor: descriptor, language: language) else {
+                return Unshared(nil)
+            }
+            defer { FcPatternDestroy(pattern) }
             var result = FcResultNoMatch
-            return Unshared((pattern, pattern.flatMap { FcFontMatch(config.config, $0, &result) }))
+            guard let matched = FcFontMatch(config.config, pattern, &result) else { return Unshared(nil) }
+            defer { FcPatternDestroy(matched) }
+            var first = Candidates()
+            first.append(matched)
+            guard let charset = first.charsets.first else { return Unshared(nil) }
+            let kept = charset.flatMap { FcCharSetCopy($0) }
+            first.charsets[0] = kept
+            return Unshared((first, kept))
         }.value
-        guard let pattern = made else { throw EngineError.noFontsAvailable(family: descriptor.family) }
-        var first = Candidates()
-        if let matched { first.append(matched) }
-        guard let matched, !first.identities.isEmpty else {
-            if let matched { FcPatternDestroy(matched) }
-            FcPatternDestroy(pattern)
-            throw EngineError.noFontsAvailable(family: descriptor.family)
-        }
+        guard let (first, charset) = found else { throw EngineError.noFontsAvailable(family: descriptor.family) }
         self.config = config
         self.lock = lock
-        self.pattern = pattern
-        self.matched = matched
+        self.descriptor = descriptor
+        self.language = language
+        self.firstCharset = charset
         self.first = first
         self.loader = loader
     }
@@ -119,8 +127,7 @@ final class FallbackList: @unchecked Sendable {
 
     deinit {
         sorted.withLock { if let set = $0?.fontSet { FcFontSetDestroy(set.value) } }
-        FcPatternDestroy(matched)
-        FcPatternDestroy(pattern)
+        if let firstCharset { FcCharSetDestroy(firstCharset) }
     }
 
     /// Every candidate: the first, then `FcFontSort`'s order without it (sorted on first use;
@@ -129,7 +136,11 @@ final class FallbackList: @unchecked Sendable {
         if let known = sorted.withLock({ $0?.candidates }) { return known }
         var all = first
         var result = FcResultNoMatch
-        let set = lock.mutex.withLock { _ in Unshared(FcFontSort(config.config, pattern, FcBool(FcTrue), nil, &result)) }.value
+        let set = lock.mutex.withLock { _ in
+            let pattern = Self.pattern(config: config, descriptor: descriptor, language: language)
+            defer { if let pattern { FcPatternDestroy(pattern) } }
+            return Unshared(pattern.flatMap { FcFontSort(config.config, $0, FcBool(FcTrue), nil, &result) })
+        }.value
         if let set {
             for i in 0..<Int(set.pointee.nfont) {
                 if let font = set.pointee.fonts[i] { all.append(font) }
