@@ -22,8 +22,8 @@ final class FallbackList: @unchecked Sendable {
     struct Candidates: @unchecked Sendable {
         /// File and face index of each candidate.
         var identities: [FaceIdentity] = []
-        /// Coverage of each candidate (borrowed from `FallbackList`'s patterns; nil when
-        /// fontconfig knows none).
+        /// Coverage of each candidate (borrowed from the patterns added, or for the first
+        /// the list's own reference; nil when fontconfig knows none).
         var charsets: [OpaquePointer?] = []
         /// Whether each candidate is a color font (fontconfig's `color`), as emoji fonts are.
         var isColor: [Bool] = []
