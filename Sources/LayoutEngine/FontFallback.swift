@@ -44,6 +44,16 @@ final class FallbackList: @unchecked Sendable {
             charsets.append(charset)
             isColor.append(FcPatternGetBool(font, FC_COLOR, 0, &color) == FcResultMatch && color != 0)
         }
+
+        /// The first candidate alone.
+        var firstAlone: Candidates {
+            var alone = Candidates()
+            alone.identities = [identities[0]]
+            alone.charsets = [charsets[0]]
+            alone.isColor = [isColor[0]]
+            alone.seen = [identities[0]]
+            return alone
+        }
     }
 
     private let config: FontConfiguration
@@ -66,28 +76,43 @@ final class FallbackList: @unchecked Sendable {
     /// Code points below this have their coverage by the first candidate as bits.
     static let firstCoverageLimit: UInt32 = 0x2400
 
-    /// Matches `descriptor` in `language` ("" for none) under `lock`. Fails with
-    /// `noFontsAvailable` when fontconfig has no font for it.
+    /// Matches `descriptor` in `language` ("" for none) under `lock`, and sorts the rest now
+    /// if `sortNow` (for a list made because a character needs a font after the first). Fails
+    /// with `noFontsAvailable` when fontconfig has no font for it.
     init(config: FontConfiguration, descriptor: FontDescriptor.SelectionKey, language: String,
-         loader: FaceLoader, lock: FontconfigLock) throws {
-        // (Under the lock, as fontconfig's calls always are here.) The match's answer is read
-        // and destroyed there; its coverage set is kept by reference.
-        let found = lock.mutex.withLock { _ -> Unshared<(Candidates, OpaquePointer?)?> in
-            guard let pattern = Self.pattern(config: config, descriptor: descriptor, language: language) else {
-                return Unshared(nil)
+         loader: FaceLoader, lock: FontconfigLock, sortNow: Bool = false) throws {
+        var first = Candidates()
+        if sortNow {
+            // The sort's first is the first candidate: no match asked.
+            let (all, set) = Self.sort(config: config, descriptor: descriptor, language: language, lock: lock,
+                                       after: Candidates())
+            guard !all.identities.isEmpty else {
+                if let set { FcFontSetDestroy(set) }
+                throw EngineError.noFontsAvailable(family: descriptor.family)
             }
-            defer { FcPatternDestroy(pattern) }
-            var result = FcResultNoMatch
-            guard let matched = FcFontMatch(config.config, pattern, &result) else { return Unshared(nil) }
-            defer { FcPatternDestroy(matched) }
-            var first = Candidates()
-            first.append(matched)
-            guard let charset = first.charsets.first else { return Unshared(nil) }
-            let kept = charset.flatMap { FcCharSetCopy($0) }
-            first.charsets[0] = kept
-            return Unshared((first, kept))
-        }.value
-        guard let (first, charset) = found else { throw EngineError.noFontsAvailable(family: descriptor.family) }
+            first = all.firstAlone
+            sorted.withLock { $0 = (all, set.map(Unshared.init)) }
+        } else {
+            // (Under the lock, as fontconfig's calls always are here.) The match's answer is
+            // read and destroyed there.
+            let found = lock.mutex.withLock { _ -> Unshared<Candidates?> in
+                guard let pattern = Self.pattern(config: config, descriptor: descriptor, language: language) else {
+                    return Unshared(nil)
+                }
+                defer { FcPatternDestroy(pattern) }
+                var result = FcResultNoMatch
+                guard let matched = FcFontMatch(config.config, pattern, &result) else { return Unshared(nil) }
+                defer { FcPatternDestroy(matched) }
+                var first = Candidates()
+                first.append(matched)
+                return Unshared(first.identities.isEmpty ? nil : first)
+            }.value
+            guard let found else { throw EngineError.noFontsAvailable(family: descriptor.family) }
+            first = found
+        }
+        // The first's coverage set, by a reference of the list's own.
+        let charset = first.charsets[0].flatMap { FcCharSetCopy($0) }
+        first.charsets[0] = charset
         self.config = config
         self.lock = lock
         self.descriptor = descriptor
@@ -95,6 +120,26 @@ final class FallbackList: @unchecked Sendable {
         self.firstCharset = charset
         self.first = first
         self.loader = loader
+    }
+
+    /// `after`, then the fonts of `FcFontSort`'s answer for `descriptor` in `language` not
+    /// in it, and the font set their coverage lives in (the caller's to destroy).
+    private static func sort(config: FontConfiguration, descriptor: FontDescriptor.SelectionKey, language: String,
+                             lock: FontconfigLock, after: Candidates)
+        -> (Candidates, UnsafeMutablePointer<FcFontSet>?) {
+        var result = FcResultNoMatch
+        let set = lock.mutex.withLock { _ in
+            let pattern = Self.pattern(config: config, descriptor: descriptor, language: language)
+            defer { if let pattern { FcPatternDestroy(pattern) } }
+            return Unshared(pattern.flatMap { FcFontSort(config.config, $0, FcBool(FcTrue), nil, &result) })
+        }.value
+        var all = after
+        if let set {
+            for i in 0..<Int(set.pointee.nfont) {
+                if let font = set.pointee.fonts[i] { all.append(font) }
+            }
+        }
+        return (all, set)
     }
 
     /// The fontconfig pattern for `descriptor` in `language`, with the configuration's and
@@ -134,26 +179,15 @@ final class FallbackList: @unchecked Sendable {
     /// the first alone if the sort finds nothing).
     var candidates: Candidates {
         if let known = sorted.withLock({ $0?.candidates }) { return known }
-        var all = first
-        var result = FcResultNoMatch
-        let set = lock.mutex.withLock { _ in
-            let pattern = Self.pattern(config: config, descriptor: descriptor, language: language)
-            defer { if let pattern { FcPatternDestroy(pattern) } }
-            return Unshared(pattern.flatMap { FcFontSort(config.config, $0, FcBool(FcTrue), nil, &result) })
-        }.value
-        if let set {
-            for i in 0..<Int(set.pointee.nfont) {
-                if let font = set.pointee.fonts[i] { all.append(font) }
-            }
-        }
-        let made = all, madeSet = set.map(Unshared.init)
+        let (all, set) = Self.sort(config: config, descriptor: descriptor, language: language, lock: lock, after: first)
+        let madeSet = set.map(Unshared.init)
         return sorted.withLock { stored in
             if let stored {
                 if let set { FcFontSetDestroy(set) }   // another thread sorted first
                 return stored.candidates
             }
-            stored = (made, madeSet)
-            return made
+            stored = (all, madeSet)
+            return all
         }
     }
 

@@ -173,7 +173,9 @@ struct FontSelector {
             list = known
         } else {
             let scriptLanguage = script.language(preferring: language)
-            list = scriptLanguage == language ? family.list : try fonts.fallbackList(for: font, language: scriptLanguage)
+            // (A list made here is asked past its first font at once: sorted as it is made.)
+            list = scriptLanguage == language
+                ? family.list : try fonts.fallbackList(for: font, language: scriptLanguage, sortNow: true)
             family.byScript[script.code] = list
         }
         let index = list.candidate(forCluster: scalars, presentation: presentation)

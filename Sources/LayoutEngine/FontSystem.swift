@@ -58,9 +58,9 @@ public final class FontSystem: Sendable {
     private let fallbackLookups = CacheLookupCounter()
 
     /// The fallback list for a descriptor and language ("" for none), matched once per key
-    /// (sorted when first needed: see `FallbackList`). Fails with `noFontsAvailable` when
-    /// fontconfig has no font for it.
-    func fallbackList(for descriptor: FontDescriptor, language: String) throws -> FallbackList {
+    /// and sorted when first needed, or at once if `sortNow` (see `FallbackList`). Fails with
+    /// `noFontsAvailable` when fontconfig has no font for it.
+    func fallbackList(for descriptor: FontDescriptor, language: String, sortNow: Bool = false) throws -> FallbackList {
         let key = FallbackKey(selection: descriptor.selectionKey, language: language)
         if let list = fallbackLists.withLock({ $0[key] }) {
             fallbackLookups.hit()
@@ -68,7 +68,7 @@ public final class FontSystem: Sendable {
         }
         fallbackLookups.miss()
         let list = try FallbackList(config: configuration, descriptor: key.selection, language: language, loader: faces,
-                                    lock: sortLock)
+                                    lock: sortLock, sortNow: sortNow)
         return fallbackLists.withLock { cache in
             if let existing = cache[key] { return existing }
             cache[key] = list

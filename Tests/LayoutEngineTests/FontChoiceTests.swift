@@ -85,7 +85,8 @@ struct FontChoiceTests {
 
     /// A fallback list matches its first font (`FcFontMatch`) and sorts the rest only when a
     /// later candidate is asked for; once sorted, its order is exactly `FcFontSort`'s for the
-    /// same pattern (the order every list had when it was sorted up front).
+    /// same pattern (the order every list had when it was sorted up front) — as is a list
+    /// sorted as it is made (`sortNow`).
     @Test func listsSortOnlyWhenAskedAndInFontconfigsOrder() throws {
         let config = try FontConfiguration(path: "\(repositoryRoot)/config/fonts.conf")
         let lock = FontconfigLock(), loader = FaceLoader(capacity: 64)
@@ -99,6 +100,11 @@ struct FontChoiceTests {
             #expect(!list.isSorted, "\(family) \(language): sorted for a space")
             let lazy = list.identities
             #expect(list.isSorted)
+            let sortedNow = try FallbackList(config: config, descriptor: key, language: language, loader: loader, lock: lock,
+                                             sortNow: true)
+            #expect(sortedNow.isSorted)
+            #expect(sortedNow.identities == lazy, "\(family) \(language): sorted at once, another order")
+            #expect(sortedNow.candidate(forCluster: CollectionOfOne(UInt32(0x20))) == 0)
             // FcFontSort's own order, duplicates dropped.
             let pattern = try #require(FallbackList.pattern(config: config, descriptor: key, language: language))
             defer { FcPatternDestroy(pattern) }
