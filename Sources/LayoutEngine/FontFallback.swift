@@ -64,7 +64,8 @@ final class FallbackList: @unchecked Sendable {
     private let language: String
     /// The first candidate's coverage set, a reference of the list's own (`FcCharSetCopy`).
     private let firstCharset: OpaquePointer?
-    /// The first candidate alone (from `FcFontMatch`'s answer).
+    /// The first candidate alone (`FcFontMatch`'s answer, or the sort's first for a list
+    /// sorted as it is made).
     private let first: Candidates
     /// Every candidate, once sorted; and the `FcFontSet` their coverage lives in.
     private let sorted: Mutex<(candidates: Candidates, fontSet: Unshared<UnsafeMutablePointer<FcFontSet>>?)?> = Mutex(nil)
