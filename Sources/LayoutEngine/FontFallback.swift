@@ -62,8 +62,6 @@ final class FallbackList: @unchecked Sendable {
     /// pattern's values at offsets, which leak checkers cannot follow, so none is kept).
     private let descriptor: FontDescriptor.SelectionKey
     private let language: String
-    /// The first candidate's coverage set, a reference of the list's own (`FcCharSetCopy`).
-    private let firstCharset: OpaquePointer?
     /// The first candidate alone (`FcFontMatch`'s answer, or the sort's first for a list
     /// sorted as it is made).
     private let first: Candidates
@@ -111,14 +109,12 @@ final class FallbackList: @unchecked Sendable {
             guard let found else { throw EngineError.noFontsAvailable(family: descriptor.family) }
             first = found
         }
-        // The first's coverage set, by a reference of the list's own.
-        let charset = first.charsets[0].flatMap { FcCharSetCopy($0) }
-        first.charsets[0] = charset
+        // The first's coverage set, by a reference of the list's own (released in deinit).
+        first.charsets[0] = first.charsets[0].flatMap { FcCharSetCopy($0) }
         self.config = config
         self.lock = lock
         self.descriptor = descriptor
         self.language = language
-        self.firstCharset = charset
         self.first = first
         self.loader = loader
     }
@@ -173,7 +169,7 @@ final class FallbackList: @unchecked Sendable {
 
     deinit {
         sorted.withLock { if let set = $0?.fontSet { FcFontSetDestroy(set.value) } }
-        if let firstCharset { FcCharSetDestroy(firstCharset) }
+        if let charset = first.charsets[0] { FcCharSetDestroy(charset) }
     }
 
     /// Every candidate: the first, then `FcFontSort`'s order without it (sorted on first use;
