@@ -16,13 +16,24 @@ public final class Session: Sendable {
     let deadline: Double?
     /// For a snapshot, the connection's session it was taken from (nil for that session).
     private let owner: Session?
+    /// The daemon's own warm-up session (`LayoutService.warmUp`): its requests are not
+    /// counted in `stats`.
+    let isWarmUp: Bool
 
-    public init(notify: (@Sendable (JSONValue) -> Void)? = nil) {
+    public convenience init(notify: (@Sendable (JSONValue) -> Void)? = nil) {
+        self.init(notify: notify, isWarmUp: false)
+    }
+
+    private init(notify: (@Sendable (JSONValue) -> Void)?, isWarmUp: Bool) {
         self.notify = notify
         self.cancellation = nil
         self.deadline = nil
         self.owner = nil
+        self.isWarmUp = isWarmUp
     }
+
+    /// A connection-like session for the daemon's warm-up requests (not counted).
+    static func warmUp() -> Session { Session(notify: nil, isWarmUp: true) }
 
     private init(owner: Session, cancellation: CancelFlag?, deadline: Double?) {
         self.notify = owner.notify
@@ -30,6 +41,7 @@ public final class Session: Sendable {
         self.cancellation = cancellation
         self.deadline = deadline
         self.owner = owner
+        self.isWarmUp = owner.isWarmUp
     }
 
     /// The encoding of offsets; setting it on a snapshot (an `initialize` inside a batch)
@@ -200,6 +212,29 @@ public final class LayoutService: Sendable {
         return .job({ [self] in handle(message: message, session: snapshot).map(JSONWriter.serialize) }, quick: false)
     }
 
+    /// Requests a client's first ones are like (`layout` at the default and the `glyphs`
+    /// detail, `measure`), for `warmUp`.
+    static let warmUpLines: [String] = [
+        #"{"jsonrpc":"2.0","id":1,"method":"layout","params":{"text":"Hello, world — 你好 مرحبا","width":120}}"#,
+        #"{"jsonrpc":"2.0","id":2,"method":"layout","params":{"text":"Hello, world — 你好 مرحبا","width":120,"detail":"glyphs"}}"#,
+        #"{"jsonrpc":"2.0","id":3,"method":"measure","params":{"text":"Hello, world — 你好 مرحبا","width":120}}"#,
+    ]
+
+    /// Runs `warmUpLines` on the calling thread the way a connection's requests run — routed,
+    /// registered for cancelling, with a deadline and the stop check, answered and written as
+    /// JSON — and drops the answers. A first client request then finds the code, the runtime's
+    /// type metadata and the thread's allocations in use already. Not counted in `stats`.
+    /// Call it on each thread that will serve requests, before they are served.
+    public func warmUp() {
+        let session = Session.warmUp()
+        for line in Self.warmUpLines {
+            switch route(line: Array(line.utf8), session: session) {
+            case .reply(let answer): _ = answer
+            case .job(let job, _), .ordered(let job): _ = job()
+            }
+        }
+    }
+
     /// Handles a parsed message: a request, a notification or a batch.
     public func handle(message: JSONValue, session: Session) -> JSONValue? {
         guard case .array(let batch) = message else { return handle(single: message, session: session) }
@@ -219,11 +254,15 @@ public final class LayoutService: Sendable {
         let started = Statistics.now()
         do {
             let result = try call(request, session: session)
-            statistics.record(method: request.method, seconds: Statistics.now() - started, failed: false)
+            if !session.isWarmUp {
+                statistics.record(method: request.method, seconds: Statistics.now() - started, failed: false)
+            }
             guard let id = request.id else { return nil }
             return RPCResponse.success(id: id, result: result)
         } catch {
-            statistics.record(method: request.method, seconds: Statistics.now() - started, failed: true)
+            if !session.isWarmUp {
+                statistics.record(method: request.method, seconds: Statistics.now() - started, failed: true)
+            }
             guard let id = request.id else { return nil }
             return RPCResponse.failure(id: id, error: error)
         }

@@ -246,14 +246,7 @@ func startWatchdog() {
     // Warm the request path too (JSON in and out, the service, a worker thread and each event
     // loop's thread), so that the first client request does not pay for first-use code,
     // runtime metadata and a thread's first allocations.
-    let warmRequest = #"{"jsonrpc":"2.0","id":0,"method":"layout","params":{"text":"Hello, world — 你好 مرحبا","width":120,"detail":"glyphs"}}"#
-    let warmUp: @Sendable () -> Void = {
-        // Not counted in stats: `call` is below the statistics.
-        if let message = try? JSONParser.parse(Array(warmRequest.utf8)), case .success(let request) = RPCRequest.decode(message),
-           let result = try? service.call(request, session: Session()) {
-            _ = JSONWriter.serialize(result)
-        }
-    }
+    let warmUp: @Sendable () -> Void = { service.warmUp() }
     let done = DispatchSemaphore(value: 0)
     Server.workers.async {
         warmUp()
