@@ -39,8 +39,6 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]),
         // epoll and eventfd (libc headers the Glibc module leaves out).
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
-        // A cache-line prefetch hint (a compiler builtin, in a header of its own).
-        .systemLibrary(name: "CMemoryHints", path: "Sources/CMemoryHints"),
         .target(
             name: "CICUShim", path: "Sources/CICUShim",
             linkerSettings: [.linkedLibrary("icuuc")]),
@@ -54,7 +52,7 @@ let package = Package(
         // MARK: Engine
         .target(
             name: "LayoutEngine",
-            dependencies: ["CFontconfig", "CFreeType", "CHarfBuzz", "CICUShim", "CMemoryHints"],
+            dependencies: ["CFontconfig", "CFreeType", "CHarfBuzz", "CICUShim"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: Protocol types, transport, server

@@ -67,9 +67,6 @@ struct ParagraphContext {
     /// the next one replaces once there are eight.
     private var recentContexts: [(key: ContextMemoKey, number: Int)] = []
     private var nextRecentContext = 0
-    /// The words of the run being shaped, with their shape cache keys (nil: too long to
-    /// cache); kept to reuse its memory.
-    private var runWords: [(start: Int, end: Int, key: ShapeCache.WordKey?)] = []
     /// Fonts the result's runs refer to, by index.
     var fonts: [UsedFont] = []
     private var fontIndex: [UsedFont: Int] = [:]
@@ -347,44 +344,36 @@ struct ParagraphContext {
             var all: [ShapedGlyph] = []
             all.reserveCapacity(end - start)
             var rtlWords: [Range<Int>] = []
-            // The run's words first, each word's key made and its first slot hinted into the
-            // CPU's cache; then each looked up. The hinted loads overlap, where lookups one
-            // after the other would each wait for the last (behind its shard's lock).
-            var words = runWords
-            runWords = []
-            words.removeAll(keepingCapacity: true)
             var w = start
             while w < end {
-                let e = wordEnd(text, from: w, to: end)
-                if e - w > ShapeCache.maxWordLength {
-                    words.append((w, e, nil))
-                } else {
-                    let wordKey = cache.key(context: context, bot: w == 0, eot: e == text.count,
-                                            text: UnsafeBufferPointer(rebasing: text[w..<e]))
-                    cache.prefetch(wordKey)
-                    words.append((w, e, wordKey))
+                var e = w
+                while e < end, text[e] != 0x20 { e += 1 }
+                while e < end, text[e] == 0x20 { e += 1 }
+                // A mark on a space: keep it whole. (After a space only an extending or
+                // spacing mark or a joiner continues a cluster, none of them below U+0300.)
+                while e < end, text[e] >= 0x300, !isGraphemeBoundary(e) {
+                    e += 1
+                    while e < end, text[e] != 0x20 { e += 1 }
+                    while e < end, text[e] == 0x20 { e += 1 }
                 }
-                w = e
-            }
-            for (w, e, wordKey) in words {
                 let first = all.count
-                if let wordKey {
+                if e - w > ShapeCache.maxWordLength {
+                    all += shaping.shape(paragraph: text, start: w, end: e, face: face, font: font,
+                                         features: features[styleIndex], script: key.script, level: key.level,
+                                         language: language, size: size, advances: &advances)
+                } else {
                     let word = UnsafeBufferPointer(rebasing: text[w..<e])
-                    let glyphs: [ShapedGlyph]
-                    if let cached = cache.lookup(wordKey, word) {
-                        glyphs = cached
-                    } else {
+                    let cached = cache.glyphs(context: context, bot: w == 0, eot: e == text.count, text: word) {
                         var scratch = [Double](repeating: 0, count: word.count)
-                        glyphs = shaping.shape(paragraph: word, start: 0, end: word.count, face: face, font: font,
-                                               features: features[styleIndex], script: key.script, level: key.level,
-                                               language: language, size: size, bot: w == 0, eot: e == text.count,
-                                               advances: &scratch)
-                        cache.insert(wordKey, word, glyphs)
+                        return shaping.shape(paragraph: word, start: 0, end: word.count, face: face, font: font,
+                                             features: features[styleIndex], script: key.script, level: key.level,
+                                             language: language, size: size, bot: w == 0, eot: e == text.count,
+                                             advances: &scratch)
                     }
                     // Copied whole into the run (the cached array is shared, so it is not
                     // changed in place), then clusters moved from the word's start to the
                     // paragraph's and advances added, through pointers.
-                    all.append(contentsOf: glyphs)
+                    all.append(contentsOf: cached)
                     let offset = Int32(w)
                     all.withUnsafeMutableBufferPointer { glyphs in
                         advances.withUnsafeMutableBufferPointer { advances in
@@ -395,15 +384,10 @@ struct ParagraphContext {
                             }
                         }
                     }
-                } else {
-                    // Too long to cache: shaped in the paragraph's context.
-                    all += shaping.shape(paragraph: text, start: w, end: e, face: face, font: font,
-                                         features: features[styleIndex], script: key.script, level: key.level,
-                                         language: language, size: size, advances: &advances)
                 }
                 if rtl { rtlWords.append(first..<all.count) }
+                w = e
             }
-            runWords = words
             if rtl, rtlWords.count > 1 {
                 var visual: [ShapedGlyph] = []
                 visual.reserveCapacity(all.count)
@@ -440,22 +424,6 @@ struct ParagraphContext {
             nextRecentContext = (nextRecentContext + 1) & 7
         }
         return context
-    }
-
-    /// Where the word starting at `w` ends (at most `end`): after the spaces that follow its
-    /// text, and past a mark on one of those spaces (a space and its mark stay together).
-    private func wordEnd(_ text: UnsafeBufferPointer<UInt16>, from w: Int, to end: Int) -> Int {
-        var e = w
-        while e < end, text[e] != 0x20 { e += 1 }
-        while e < end, text[e] == 0x20 { e += 1 }
-        // (After a space only an extending or spacing mark or a joiner continues a cluster,
-        // none of them below U+0300.)
-        while e < end, text[e] >= 0x300, !isGraphemeBoundary(e) {
-            e += 1
-            while e < end, text[e] != 0x20 { e += 1 }
-            while e < end, text[e] == 0x20 { e += 1 }
-        }
-        return e
     }
 
     private func isGraphemeBoundary(_ offset: Int) -> Bool {

@@ -1,4 +1,3 @@
-import CMemoryHints
 import Glibc
 import Synchronization
 
@@ -80,9 +79,6 @@ public final class ShapeCache: Sendable {
         }
 
         var count: Int { entries.count }
-        /// The slots' address (as a number, for hints) and the probe's mask.
-        var slotsAddress: UInt { slots.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
-        var slotMask: Int { slots.count - 1 }
 
         mutating func find(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>,
                            _ packed: Packed) -> [ShapedGlyph]? {
@@ -165,17 +161,10 @@ public final class ShapeCache: Sendable {
         }
     }
 
-    /// A shard behind its lock (a class, as a `Mutex` cannot be an array's element), with
-    /// where its slots lie, for `prefetch` hints only (never read through: the slots are
-    /// read under the lock; they stay where they were made, never grown or replaced).
+    /// A shard behind its lock (a class, as a `Mutex` cannot be an array's element).
     final class LockedShard: Sendable {
         let shard: Mutex<Shard>
-        let slotsAddress: UInt
-        let slotMask: Int
-        init(capacity: Int) {
-            shard = Mutex(Shard(capacity: capacity))
-            (slotsAddress, slotMask) = shard.withLock { ($0.slotsAddress, $0.slotMask) }
-        }
+        init(capacity: Int) { shard = Mutex(Shard(capacity: capacity)) }
     }
     private let shards: [LockedShard]
     /// Most words kept in all (0: the cache is off).
@@ -188,50 +177,25 @@ public final class ShapeCache: Sendable {
         shards = (0..<16).map { _ in LockedShard(capacity: perShard) }
     }
 
-    /// What a word is looked up by: its text's hash with its context, the context's number,
-    /// whether it stands at its paragraph's beginning or end, and its text packed when short.
-    /// Made once per word by `key(context:bot:eot:text:)`, for a `lookup` and, on a miss, an
-    /// `insert`.
-    struct WordKey {
-        fileprivate let hash: UInt64
-        fileprivate let context: Int32
-        fileprivate let flags: UInt8
-        fileprivate let packed: Packed
-    }
-
-    /// The key of `text` in shaping context `context` (a `contextNumber`), at a paragraph's
-    /// beginning (`bot`) or end (`eot`) or not.
-    func key(context: Int, bot: Bool, eot: Bool, text: UnsafeBufferPointer<UInt16>) -> WordKey {
+    /// The glyphs of `text` in shaping context `context` (clusters relative to the word's
+    /// start), at a paragraph's beginning (`bot`) or end (`eot`) or not, shaping them with
+    /// `make` on a miss.
+    func glyphs(context: Int, bot: Bool, eot: Bool, text: UnsafeBufferPointer<UInt16>,
+                make: () -> [ShapedGlyph]) -> [ShapedGlyph] {
+        guard capacity > 0 else { return make() }
         var h: UInt64 = 0xcbf29ce484222325
         for u in text { h = (h ^ UInt64(u)) &* 0x100000001b3 }
         h ^= UInt64(truncatingIfNeeded: context) &* 0x9E3779B97F4A7C15
-        return WordKey(hash: h, context: Int32(truncatingIfNeeded: context), flags: (bot ? 1 : 0) | (eot ? 2 : 0),
-                       packed: Packed(text))
-    }
-
-    /// The glyphs kept for `text` under `key` (clusters relative to the word's start), or nil
-    /// (counted as a miss) when there are none or the cache is off.
-    func lookup(_ key: WordKey, _ text: UnsafeBufferPointer<UInt16>) -> [ShapedGlyph]? {
-        guard capacity > 0 else { return nil }
-        return shards[Int(key.hash >> 60)].shard.withLock { $0.find(key.hash, key.context, key.flags, text, key.packed) }
-    }
-
-    /// Starts loading the slot `key`'s probe begins at into the CPU's cache, ahead of its
-    /// `lookup` (a run's words are hinted first, then looked up: the loads overlap instead
-    /// of each waiting behind the last word's lock). Only a hint; does nothing with the
-    /// cache off.
-    func prefetch(_ key: WordKey) {
-        guard capacity > 0 else { return }
-        let locked = shards[Int(key.hash >> 60)]
-        layoutd_prefetch(locked.slotsAddress &+ UInt(Int(truncatingIfNeeded: key.hash) & locked.slotMask) &* 8)
-    }
-
-    /// Keeps `glyphs` as the shaping of `text` under `key`, after a `lookup` missed (another
-    /// thread may have kept the word meanwhile; then the first one stays). Does nothing when
-    /// the cache is off.
-    func insert(_ key: WordKey, _ text: UnsafeBufferPointer<UInt16>, _ glyphs: [ShapedGlyph]) {
-        guard capacity > 0 else { return }
-        shards[Int(key.hash >> 60)].shard.withLock { $0.insert(key.hash, key.context, key.flags, text, key.packed, glyphs) }
+        let packed = Packed(text)
+        let flags: UInt8 = (bot ? 1 : 0) | (eot ? 2 : 0)
+        let context32 = Int32(truncatingIfNeeded: context)
+        let locked = shards[Int(h >> 60)]
+        if let known = locked.shard.withLock({ $0.find(h, context32, flags, text, packed) }) {
+            return known
+        }
+        let made = make()
+        locked.shard.withLock { $0.insert(h, context32, flags, text, packed, made) }
+        return made
     }
 
     /// Context numbers, never reused (a word shaped under a number a clear forgot can never
