@@ -72,6 +72,10 @@ let package = Package(
         .executableTarget(
             name: "layoutctl", dependencies: ["LayoutProtocol", "LayoutTransport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
+        // The engine's part of the bench's corpus row, in process (run by scripts/bench).
+        .executableTarget(
+            name: "engine-bench", dependencies: ["LayoutEngine", "LayoutProtocol"], path: "Sources/engine-bench",
+            swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: Plugins (C, linking only the ABI header target)
         // Helpers the shipped plugins share (Aho–Corasick key matching, error messages), compiled
