@@ -363,17 +363,15 @@ struct ParagraphContext {
                                          language: language, size: size, advances: &advances)
                 } else {
                     let word = UnsafeBufferPointer(rebasing: text[w..<e])
-                    let cached = cache.glyphs(context: context, bot: w == 0, eot: e == text.count, text: word) {
+                    // Copied into the run from the cache, then clusters moved from the word's
+                    // start to the paragraph's and advances added, through pointers.
+                    cache.appendGlyphs(context: context, bot: w == 0, eot: e == text.count, text: word, to: &all) {
                         var scratch = [Double](repeating: 0, count: word.count)
                         return shaping.shape(paragraph: word, start: 0, end: word.count, face: face, font: font,
                                              features: features[styleIndex], script: key.script, level: key.level,
                                              language: language, size: size, bot: w == 0, eot: e == text.count,
                                              advances: &scratch)
                     }
-                    // Copied whole into the run (the cached array is shared, so it is not
-                    // changed in place), then clusters moved from the word's start to the
-                    // paragraph's and advances added, through pointers.
-                    all.append(contentsOf: cached)
                     let offset = Int32(w)
                     all.withUnsafeMutableBufferPointer { glyphs in
                         advances.withUnsafeMutableBufferPointer { advances in

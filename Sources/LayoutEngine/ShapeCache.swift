@@ -9,7 +9,10 @@ import Synchronization
 /// Bounded by entry count (the least recently used eighth evicted when full), split into 16
 /// shards with their own locks so worker threads rarely wait on each other. A lookup hashes
 /// the word where it lies and allocates nothing. Thread-safe.
-public final class ShapeCache: Sendable {
+///
+/// (`@unchecked Sendable`: the shards are reached through a pointer the cache owns, made in
+/// `init` and freed in `deinit`; every shard's contents only under its `Mutex`.)
+public final class ShapeCache: @unchecked Sendable {
     /// Everything but the text that decides how a word shapes. Interned to a number once
     /// per run, so a word's lookup hashes only its text.
     struct Context: Hashable {
@@ -43,9 +46,12 @@ public final class ShapeCache: Sendable {
     }
 
     /// One lock's worth of the cache: an open-addressing table of entry numbers over the
-    /// entries. A value kept in a `Mutex` (`ShapeCache.shards`), so its fields are reached
+    /// entries, whose glyphs (and texts past `Packed.capacity` units) lie end to end in one
+    /// store each. A value kept in a `Mutex` (`ShapeCache.shards`), so its fields are reached
     /// through the lock's `inout` access, without the run-time exclusivity checks a class's
-    /// fields would cost on every probe.
+    /// fields would cost on every probe. A hit's glyphs are copied out under the lock: no
+    /// array of the cache's is handed out and retained, so threads looking up the same words
+    /// do not write to (and pull back and forth between their cores) the same counters.
     struct Shard: Sendable {
         struct Entry: Sendable {
             var hash: UInt64
@@ -53,13 +59,17 @@ public final class ShapeCache: Sendable {
             var flags: UInt8
             var length: UInt8
             /// A word of up to `Packed.capacity` units, in place (compared without reaching
-            /// for another block of memory); a longer one in `text`.
+            /// for another block of memory); a longer one at `textStart` in `texts`.
             var packed: Packed
-            var text: [UInt16]
-            var glyphs: [ShapedGlyph]
+            var textStart: Int32
+            /// Its glyphs: `glyphCount` of them at `glyphStart` in `glyphs`.
+            var glyphStart: Int32
+            var glyphCount: Int32
             var tick: UInt64
         }
         private var entries: [Entry] = []
+        private var glyphs: [ShapedGlyph] = []
+        private var texts: [UInt16] = []
         /// Slots: the hash's high 32 bits, then entry number + 1 (0 for empty), so a probe
         /// passes other words' slots without reading their entries. Size a power of two, at
         /// least twice the capacity.
@@ -80,26 +90,32 @@ public final class ShapeCache: Sendable {
 
         var count: Int { entries.count }
 
-        mutating func find(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>,
-                           _ packed: Packed) -> [ShapedGlyph]? {
-            // The probe reads both tables through buffers (no bounds or uniqueness checks).
+        /// The entry number of the word, or nil; counts the lookup.
+        private mutating func entry(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>,
+                                    _ packed: Packed) -> Int? {
+            // The probe reads the tables through buffers (no bounds or uniqueness checks).
             let tag = hash >> 32
             let found: Int? = slots.withUnsafeBufferPointer { slots in
                 entries.withUnsafeBufferPointer { entries in
-                    let mask = slots.count - 1
-                    var i = Int(truncatingIfNeeded: hash) & mask
-                    while true {
-                        let slot = slots[i]
-                        if slot == 0 { return nil }
-                        if slot >> 32 == tag {
-                            let e = Int(slot & 0xFFFF_FFFF) - 1
-                            if entries[e].hash == hash, entries[e].context == context, entries[e].flags == flags,
-                               Int(entries[e].length) == text.count,
-                               text.count <= Packed.capacity ? entries[e].packed == packed : Self.same(entries[e].text, text) {
-                                return e
+                    texts.withUnsafeBufferPointer { texts in
+                        let mask = slots.count - 1
+                        var i = Int(truncatingIfNeeded: hash) & mask
+                        while true {
+                            let slot = slots[i]
+                            if slot == 0 { return nil }
+                            if slot >> 32 == tag {
+                                let e = Int(slot & 0xFFFF_FFFF) - 1
+                                if entries[e].hash == hash, entries[e].context == context, entries[e].flags == flags,
+                                   Int(entries[e].length) == text.count,
+                                   text.count <= Packed.capacity
+                                       ? entries[e].packed == packed
+                                       : memcmp(texts.baseAddress! + Int(entries[e].textStart), text.baseAddress!,
+                                                text.count * 2) == 0 {
+                                    return e
+                                }
                             }
+                            i = (i + 1) & mask
                         }
-                        i = (i + 1) & mask
                     }
                 }
             }
@@ -113,33 +129,51 @@ public final class ShapeCache: Sendable {
             // and over is not written each time (a write pulls its line away from the other
             // cores reading it), and stays far from the oldest eighth that eviction drops.
             if tick &- entries[e].tick > UInt64(capacity / 16) { entries[e].tick = tick }
-            return entries[e].glyphs
+            return e
         }
 
-        private static func same(_ a: [UInt16], _ b: UnsafeBufferPointer<UInt16>) -> Bool {
-            a.withUnsafeBufferPointer { a in
-                guard let pa = a.baseAddress, let pb = b.baseAddress else { return a.count == b.count }
-                return memcmp(pa, pb, a.count * 2) == 0
-            }
+        /// Appends the word's glyphs to `out` and returns true, or returns false (a miss).
+        mutating func find(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>,
+                           _ packed: Packed, appendingTo out: inout [ShapedGlyph]) -> Bool {
+            guard let e = entry(hash, context, flags, text, packed) else { return false }
+            let start = Int(entries[e].glyphStart), count = Int(entries[e].glyphCount)
+            glyphs.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start..<(start + count)])) }
+            return true
+        }
+
+        /// The word's glyphs, or nil (a miss).
+        mutating func find(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>,
+                           _ packed: Packed) -> [ShapedGlyph]? {
+            var out: [ShapedGlyph] = []
+            return find(hash, context, flags, text, packed, appendingTo: &out) ? out : nil
         }
 
         mutating func insert(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>,
-                             _ packed: Packed, _ glyphs: [ShapedGlyph]) {
+                             _ packed: Packed, _ made: [ShapedGlyph]) {
             // (The look-up here is not one of the cache's: its count is taken back.)
-            if find(hash, context, flags, text, packed) != nil {
+            if entry(hash, context, flags, text, packed) != nil {
                 hits -= 1
                 return
             }
             misses -= 1
             if entries.count >= capacity { evictOldest() }
             tick += 1
+            var textStart: Int32 = -1
+            if text.count > Packed.capacity {
+                textStart = Int32(texts.count)
+                texts.append(contentsOf: text)
+            }
             entries.append(Entry(hash: hash, context: context, flags: flags, length: UInt8(text.count), packed: packed,
-                                 text: text.count <= Packed.capacity ? [] : Array(text), glyphs: glyphs, tick: tick))
+                                 textStart: textStart, glyphStart: Int32(glyphs.count), glyphCount: Int32(made.count),
+                                 tick: tick))
+            glyphs.append(contentsOf: made)
             place(entries.count - 1)
         }
 
         mutating func clear() {
             entries.removeAll()
+            glyphs.removeAll()
+            texts.removeAll()
             for i in slots.indices { slots[i] = 0 }
         }
 
@@ -151,51 +185,75 @@ public final class ShapeCache: Sendable {
             slots[i] = (hash >> 32) << 32 | UInt64(e + 1)
         }
 
-        /// Drops the least recently used eighth and rebuilds the slots.
+        /// Drops the least recently used eighth, moves the rest's glyphs and texts together
+        /// (the stores shrink with the entries), and rebuilds the slots.
         private mutating func evictOldest() {
             let drop = max(1, capacity / 8)
             let threshold = entries.map(\.tick).sorted()[drop - 1]
-            entries.removeAll { $0.tick <= threshold }
+            var keptGlyphs: [ShapedGlyph] = [], keptTexts: [UInt16] = []
+            keptGlyphs.reserveCapacity(glyphs.count)
+            var kept: [Entry] = []
+            kept.reserveCapacity(entries.count)
+            for var entry in entries where entry.tick > threshold {
+                let start = Int(entry.glyphStart), count = Int(entry.glyphCount)
+                entry.glyphStart = Int32(keptGlyphs.count)
+                keptGlyphs.append(contentsOf: glyphs[start..<(start + count)])
+                if entry.textStart >= 0 {
+                    let from = Int(entry.textStart)
+                    entry.textStart = Int32(keptTexts.count)
+                    keptTexts.append(contentsOf: texts[from..<(from + Int(entry.length))])
+                }
+                kept.append(entry)
+            }
+            entries = kept
+            glyphs = keptGlyphs
+            texts = keptTexts
             for i in slots.indices { slots[i] = 0 }
             for e in entries.indices { place(e) }
         }
     }
 
-    /// A shard behind its lock (a class, as a `Mutex` cannot be an array's element).
-    final class LockedShard: Sendable {
-        let shard: Mutex<Shard>
-        init(capacity: Int) { shard = Mutex(Shard(capacity: capacity)) }
-    }
-    private let shards: [LockedShard]
+    /// The shards behind their locks, `shardCount` of them in one block this cache owns (not
+    /// objects in an array: a lookup reaching a shard object would retain and release it,
+    /// a write to the same counter from every thread, on every word).
+    private let shards: UnsafeMutablePointer<Mutex<Shard>>
+    private static let shardCount = 16
     /// Most words kept in all (0: the cache is off).
     public let capacity: Int
 
     /// `capacity`: most words kept in all (0 turns the cache off).
     public init(capacity: Int) {
         self.capacity = capacity
-        let perShard = max(1, capacity / 16)
-        shards = (0..<16).map { _ in LockedShard(capacity: perShard) }
+        let perShard = max(1, capacity / Self.shardCount)
+        shards = .allocate(capacity: Self.shardCount)
+        for i in 0..<Self.shardCount { (shards + i).initialize(to: Mutex(Shard(capacity: perShard))) }
     }
 
-    /// The glyphs of `text` in shaping context `context` (clusters relative to the word's
-    /// start), at a paragraph's beginning (`bot`) or end (`eot`) or not, shaping them with
-    /// `make` on a miss.
-    func glyphs(context: Int, bot: Bool, eot: Bool, text: UnsafeBufferPointer<UInt16>,
-                make: () -> [ShapedGlyph]) -> [ShapedGlyph] {
-        guard capacity > 0 else { return make() }
+    deinit {
+        shards.deinitialize(count: Self.shardCount)
+        shards.deallocate()
+    }
+
+    /// Appends the glyphs of `text` in shaping context `context` (clusters relative to the
+    /// word's start) to `out`, at a paragraph's beginning (`bot`) or end (`eot`) or not,
+    /// shaping them with `make` on a miss (and keeping them).
+    func appendGlyphs(context: Int, bot: Bool, eot: Bool, text: UnsafeBufferPointer<UInt16>,
+                      to out: inout [ShapedGlyph], make: () -> [ShapedGlyph]) {
+        guard capacity > 0 else {
+            out.append(contentsOf: make())
+            return
+        }
         var h: UInt64 = 0xcbf29ce484222325
         for u in text { h = (h ^ UInt64(u)) &* 0x100000001b3 }
         h ^= UInt64(truncatingIfNeeded: context) &* 0x9E3779B97F4A7C15
         let packed = Packed(text)
         let flags: UInt8 = (bot ? 1 : 0) | (eot ? 2 : 0)
         let context32 = Int32(truncatingIfNeeded: context)
-        let locked = shards[Int(h >> 60)]
-        if let known = locked.shard.withLock({ $0.find(h, context32, flags, text, packed) }) {
-            return known
-        }
+        let shard = Int(h >> 60)   // (shardCount is 16: the hash's top four bits)
+        if shards[shard].withLock({ $0.find(h, context32, flags, text, packed, appendingTo: &out) }) { return }
         let made = make()
-        locked.shard.withLock { $0.insert(h, context32, flags, text, packed, made) }
-        return made
+        shards[shard].withLock { $0.insert(h, context32, flags, text, packed, made) }
+        out.append(contentsOf: made)
     }
 
     /// Context numbers, never reused (a word shaped under a number a clear forgot can never
@@ -218,15 +276,15 @@ public final class ShapeCache: Sendable {
             state.table[context] = n
             return (n, cleared)
         }
-        if cleared { for locked in shards { locked.shard.withLock { $0.clear() } } }
+        if cleared { for i in 0..<Self.shardCount { shards[i].withLock { $0.clear() } } }
         return number
     }
 
     /// Words kept now, and how lookups went.
-    public var count: Int { shards.reduce(0) { $0 + $1.shard.withLock { $0.count } } }
+    public var count: Int { (0..<Self.shardCount).reduce(0) { total, i in total + shards[i].withLock { $0.count } } }
     public var lookupCounts: CacheLookups {
-        shards.reduce(CacheLookups(hits: 0, misses: 0)) { total, locked in
-            let (hits, misses) = locked.shard.withLock { ($0.hits, $0.misses) }
+        (0..<Self.shardCount).reduce(CacheLookups(hits: 0, misses: 0)) { total, i in
+            let (hits, misses) = shards[i].withLock { ($0.hits, $0.misses) }
             return CacheLookups(hits: total.hits + hits, misses: total.misses + misses)
         }
     }

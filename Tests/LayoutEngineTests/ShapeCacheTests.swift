@@ -64,6 +64,39 @@ struct ShapeCacheTests {
         #expect(small.shapeCache.count > 0)
     }
 
+    /// Eviction moves the kept words' glyphs and long texts together in the shard's stores:
+    /// after many rounds of it, every word still kept gives back exactly its own glyphs (long
+    /// words, kept in the text store, too), and the shard stays within its capacity.
+    @Test func evictionKeepsEachWordsOwnGlyphs() throws {
+        var shard = ShapeCache.Shard(capacity: 64)
+        func word(_ i: Int) -> [UInt16] {
+            Array((i % 3 == 0 ? "a long word number \(i) past sixteen units" : "w\(i) ").utf16)
+        }
+        func glyphs(_ i: Int) -> [ShapedGlyph] {
+            (0..<(1 + i % 5)).map { ShapedGlyph(id: UInt32(i * 10 + $0), cluster: Int32($0), advance: Float(i), xOffset: 0, yOffset: 0) }
+        }
+        func hash(_ i: Int) -> UInt64 { UInt64(i) &* 0x9E37_79B9_7F4A_7C15 }
+        for i in 0..<1000 {
+            let units = word(i)
+            units.withUnsafeBufferPointer { shard.insert(hash(i), 1, 0, $0, ShapeCache.Packed($0), glyphs(i)) }
+            #expect(shard.count <= 64)
+        }
+        var kept = 0
+        for i in 0..<1000 {
+            let units = word(i)
+            units.withUnsafeBufferPointer { text in
+                if let found = shard.find(hash(i), 1, 0, text, ShapeCache.Packed(text)) {
+                    kept += 1
+                    #expect(found == glyphs(i), "word \(i)")
+                }
+            }
+        }
+        #expect(kept > 32, "the most recent words are kept")
+        // The last word inserted is always among them.
+        let last = word(999)
+        last.withUnsafeBufferPointer { #expect(shard.find(hash(999), 1, 0, $0, ShapeCache.Packed($0)) == glyphs(999)) }
+    }
+
     /// A shard told the same hash for different words (as a collision would) keeps them
     /// apart: words are compared whole — in place up to 16 units, from their kept text past
     /// that — and by context and paragraph-edge flags.
