@@ -1,13 +1,16 @@
 // engine-bench — the engine's part of the bench's corpus row, in process: the same paragraphs,
 // font and widths as the row's socket requests, laid out by `TextLayoutEngine` directly (no
 // JSON, no socket, no service), so the row's time can be told apart into the engine's and the
-// transport's. Run by scripts/bench.
+// transport's; and the same work on two threads at once, for the parallel row. Run by
+// scripts/bench.
 //
 // usage: engine-bench FONTS_CONF CORPUS_JSONL PASSES
-// Prints one JSON object: {"engine_us": mean per pass, "min_us": fastest pass}.
+// Prints one JSON object: {"engine_us": mean per pass, "min_us": fastest pass,
+// "two_threads_ratio": passes per second on two threads at once against one}.
 import Foundation
 import LayoutEngine
 import LayoutProtocol
+import Synchronization
 
 /// A corpus line that is not an object with a "text" string.
 struct CorpusLineWithoutText: Error { let line: String }
@@ -28,7 +31,7 @@ do {
     }
     let font = FontDescriptor(family: "Noto Sans", size: 16)
     /// One pass over every paragraph at `width`; its time in microseconds.
-    func pass(width: Double) throws -> Double {
+    @Sendable func pass(width: Double) throws -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
         for text in texts { _ = try engine.layout(LayoutRequest(text: text, width: width, font: font)) }
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
@@ -36,7 +39,26 @@ do {
     _ = try pass(width: 360)   // warm, as the row's daemon is
     var times: [Double] = []
     for k in 0..<passes { times.append(try pass(width: 360 + Double(k + 1) * 0.01)) }
-    print(#"{"engine_us": \#(times.reduce(0, +) / Double(passes)), "min_us": \#(times.min() ?? 0)}"#)
+    // Two threads, each `passes` passes at widths of its own, against those passes one after
+    // the other on one thread just before: the engine's own scaling (the shape cache's
+    // locks, memory), without sockets or client processes.
+    let clock = { Double(DispatchTime.now().uptimeNanoseconds) / 1000 }
+    let alone = clock()
+    for k in 0..<(2 * passes) { _ = try pass(width: 361 + Double(k + 1) * 0.01) }
+    let oneThread = clock() - alone
+    let failures = Mutex<[String]>([])
+    let together = clock()
+    DispatchQueue.concurrentPerform(iterations: 2) { thread in
+        do {
+            for k in 0..<passes { _ = try pass(width: 362 + Double(thread) * 0.5 + Double(k + 1) * 0.01) }
+        } catch {
+            failures.withLock { $0.append("\(error)") }
+        }
+    }
+    let twoThreads = clock() - together
+    if let failure = failures.withLock({ $0.first }) { throw CorpusLineWithoutText(line: failure) }
+    print(#"{"engine_us": \#(times.reduce(0, +) / Double(passes)), "min_us": \#(times.min() ?? 0), "#
+          + #""two_threads_ratio": \#(oneThread / twoThreads)}"#)
 } catch {
     FileHandle.standardError.write(Data("engine-bench: \(error)\n".utf8))
     exit(1)
