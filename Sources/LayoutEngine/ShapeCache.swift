@@ -185,29 +185,39 @@ public final class ShapeCache: @unchecked Sendable {
             slots[i] = (hash >> 32) << 32 | UInt64(e + 1)
         }
 
-        /// Drops the least recently used eighth, moves the rest's glyphs and texts together
-        /// (the stores shrink with the entries), and rebuilds the slots.
+        /// Drops the least recently used eighth, moves the rest's glyphs and texts down over
+        /// the gaps, in place (entries keep the order they were added in, and so do their
+        /// glyphs and texts in the stores: each moves to a place at or before its own), and
+        /// rebuilds the slots. The stores keep their memory: no block is freed and made anew
+        /// on every eviction.
         private mutating func evictOldest() {
             let drop = max(1, capacity / 8)
             let threshold = entries.map(\.tick).sorted()[drop - 1]
-            var keptGlyphs: [ShapedGlyph] = [], keptTexts: [UInt16] = []
-            keptGlyphs.reserveCapacity(glyphs.count)
-            var kept: [Entry] = []
-            kept.reserveCapacity(entries.count)
-            for var entry in entries where entry.tick > threshold {
-                let start = Int(entry.glyphStart), count = Int(entry.glyphCount)
-                entry.glyphStart = Int32(keptGlyphs.count)
-                keptGlyphs.append(contentsOf: glyphs[start..<(start + count)])
-                if entry.textStart >= 0 {
-                    let from = Int(entry.textStart)
-                    entry.textStart = Int32(keptTexts.count)
-                    keptTexts.append(contentsOf: texts[from..<(from + Int(entry.length))])
+            var kept = 0, glyphEnd = 0, textEnd = 0
+            glyphs.withUnsafeMutableBufferPointer { glyphs in
+                texts.withUnsafeMutableBufferPointer { texts in
+                    for e in entries.indices where entries[e].tick > threshold {
+                        var entry = entries[e]
+                        let count = Int(entry.glyphCount)
+                        if count > 0 {
+                            memmove(glyphs.baseAddress! + glyphEnd, glyphs.baseAddress! + Int(entry.glyphStart),
+                                    count * MemoryLayout<ShapedGlyph>.stride)
+                        }
+                        entry.glyphStart = Int32(glyphEnd)
+                        glyphEnd += count
+                        if entry.textStart >= 0 {
+                            memmove(texts.baseAddress! + textEnd, texts.baseAddress! + Int(entry.textStart), Int(entry.length) * 2)
+                            entry.textStart = Int32(textEnd)
+                            textEnd += Int(entry.length)
+                        }
+                        entries[kept] = entry
+                        kept += 1
+                    }
                 }
-                kept.append(entry)
             }
-            entries = kept
-            glyphs = keptGlyphs
-            texts = keptTexts
+            entries.removeSubrange(kept...)
+            glyphs.removeSubrange(glyphEnd...)
+            texts.removeSubrange(textEnd...)
             for i in slots.indices { slots[i] = 0 }
             for e in entries.indices { place(e) }
         }
