@@ -15,6 +15,9 @@ import Synchronization
 /// A corpus line that is not an object with a "text" string.
 struct CorpusLineWithoutText: Error { let line: String }
 
+/// A layout that failed on one of the two threads (its error, as text).
+struct LayoutFailed: Error { let message: String }
+
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let passes = Int(arguments[3]), passes > 0 else {
     FileHandle.standardError.write(Data("usage: engine-bench FONTS_CONF CORPUS_JSONL PASSES\n".utf8))
@@ -56,7 +59,7 @@ do {
         }
     }
     let twoThreads = clock() - together
-    if let failure = failures.withLock({ $0.first }) { throw CorpusLineWithoutText(line: failure) }
+    if let failure = failures.withLock({ $0.first }) { throw LayoutFailed(message: failure) }
     print(#"{"engine_us": \#(times.reduce(0, +) / Double(passes)), "min_us": \#(times.min() ?? 0), "#
           + #""two_threads_ratio": \#(oneThread / twoThreads)}"#)
 } catch {
