@@ -195,7 +195,12 @@ final class FallbackList: @unchecked Sendable {
 
     /// Whether candidate `index` has a glyph for `scalar` (per fontconfig's coverage).
     func covers(_ index: Int, _ scalar: UInt32) -> Bool {
-        guard let charset = index == 0 ? first.charsets[0] : candidates.charsets[index] else { return false }
+        Self.has(index == 0 ? first.charsets[0] : candidates.charsets[index], scalar)
+    }
+
+    /// Whether coverage set `charset` (nil: none known) holds `scalar`.
+    private static func has(_ charset: OpaquePointer?, _ scalar: UInt32) -> Bool {
+        guard let charset else { return false }
         return FcCharSetHasChar(charset, scalar) == FcTrue
     }
 
@@ -271,11 +276,7 @@ final class FallbackList: @unchecked Sendable {
         let all = candidates
         for i in all.identities.indices where color == nil || all.isColor[i] == color {
             let charset = all.charsets[i]
-            var covered = true
-            for s in scalars where !isIgnorableForCoverage(s) {
-                if charset.map({ FcCharSetHasChar($0, s) }) != FcTrue { covered = false; break }
-            }
-            if covered, face(at: i) != nil { return i }
+            if scalars.allSatisfy({ isIgnorableForCoverage($0) || Self.has(charset, $0) }), face(at: i) != nil { return i }
         }
         return nil
     }
@@ -284,7 +285,7 @@ final class FallbackList: @unchecked Sendable {
         let base = scalars.first ?? 0x20
         let all = candidates
         for i in all.identities.indices {
-            if let charset = all.charsets[i], FcCharSetHasChar(charset, base) == FcTrue, face(at: i) != nil { return i }
+            if Self.has(all.charsets[i], base), face(at: i) != nil { return i }
         }
         for i in all.identities.indices where face(at: i) != nil { return i }
         return 0

@@ -11,7 +11,7 @@ public final class FontSystem: Sendable {
     private let fallbackLists: Mutex<BoundedCache<FallbackKey, FallbackList>>
     private let faces: FaceLoader
     /// Serializes fontconfig's matching and sorting, which run only on cache misses.
-    private let sortLock = FontconfigLock()
+    private let fontconfigLock = FontconfigLock()
 
     struct FallbackKey: Hashable { var selection: FontDescriptor.SelectionKey; var language: String }
 
@@ -68,7 +68,7 @@ public final class FontSystem: Sendable {
         }
         fallbackLookups.miss()
         let list = try FallbackList(config: configuration, descriptor: key.selection, language: language, loader: faces,
-                                    lock: sortLock, sortNow: sortNow)
+                                    lock: fontconfigLock, sortNow: sortNow)
         return fallbackLists.withLock { cache in
             if let existing = cache[key] { return existing }
             cache[key] = list
