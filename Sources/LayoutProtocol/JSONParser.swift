@@ -17,19 +17,23 @@ public struct JSONParser {
 
     /// Parses one JSON text that makes up all of `bytes` (surrounding white space allowed).
     /// Read where they lie when they are contiguous (an array, a slice), else copied once.
-    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
+    /// `utf16Text`: the string member `text` of any object that is the value of a member
+    /// `params` (a JSON-RPC request's text) comes as `.utf16`, decoded straight from the
+    /// wire to UTF-16 (the engine's encoding); every other string as `.string`.
+    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth,
+                             utf16Text: Bool = false) throws(JSONParseError) -> JSONValue {
         if let result = bytes.withContiguousStorageIfAvailable({ buffer in
-            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer: buffer, maxDepth: maxDepth) }
+            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer: buffer, maxDepth: maxDepth, utf16Text: utf16Text) }
         }) {
             return try result.get()
         }
         return try Array(bytes).withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
-            try parse(buffer: buffer, maxDepth: maxDepth)
+            try parse(buffer: buffer, maxDepth: maxDepth, utf16Text: utf16Text)
         }
     }
 
-    private static func parse(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError) -> JSONValue {
-        var parser = Cursor(bytes: buffer, maxDepth: maxDepth)
+    private static func parse(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int, utf16Text: Bool) throws(JSONParseError) -> JSONValue {
+        var parser = Cursor(bytes: buffer, maxDepth: maxDepth, utf16Text: utf16Text)
         parser.skipSpace()
         let value = try parser.value(depth: 0)
         parser.skipSpace()
@@ -45,11 +49,14 @@ public struct JSONParser {
     private struct Cursor {
         let bytes: UnsafeBufferPointer<UInt8>
         let maxDepth: Int
+        /// `params.text` as `.utf16` (see `parse(_:maxDepth:utf16Text:)`).
+        let utf16Text: Bool
         var at = 0
 
-        init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, utf16Text: Bool) {
             self.bytes = bytes
             self.maxDepth = maxDepth
+            self.utf16Text = utf16Text
         }
 
         func error(_ message: String) -> JSONParseError { JSONParseError(message: message, offset: at) }
@@ -63,10 +70,12 @@ public struct JSONParser {
             }
         }
 
-        mutating func value(depth: Int) throws(JSONParseError) -> JSONValue {
+        /// `isParams`: the value of a member `params` (whose `text`, with `utf16Text`, is
+        /// read as `.utf16`).
+        mutating func value(depth: Int, isParams: Bool = false) throws(JSONParseError) -> JSONValue {
             guard at < bytes.count else { throw error("unexpected end of input") }
             switch bytes[at] {
-            case UInt8(ascii: "{"): return try object(depth: depth + 1)
+            case UInt8(ascii: "{"): return try object(depth: depth + 1, isParams: isParams)
             case UInt8(ascii: "["): return try array(depth: depth + 1)
             case UInt8(ascii: "\""): return .string(try string())
             case UInt8(ascii: "t"): try literal("true"); return .bool(true)
@@ -85,7 +94,7 @@ public struct JSONParser {
             at += n
         }
 
-        mutating func object(depth: Int) throws(JSONParseError) -> JSONValue {
+        mutating func object(depth: Int, isParams: Bool = false) throws(JSONParseError) -> JSONValue {
             guard depth <= maxDepth else { throw error("nesting deeper than \(maxDepth) levels") }
             at += 1
             var members: [(String, JSONValue)] = []
@@ -99,7 +108,15 @@ public struct JSONParser {
                 guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { throw error("expected ':'") }
                 at += 1
                 skipSpace()
-                members.append((key, try value(depth: depth)))
+                if utf16Text {
+                    if isParams, key == "text", at < bytes.count, bytes[at] == UInt8(ascii: "\"") {
+                        members.append((key, .utf16(try stringUTF16())))
+                    } else {
+                        members.append((key, try value(depth: depth, isParams: key == "params")))
+                    }
+                } else {
+                    members.append((key, try value(depth: depth)))
+                }
                 skipSpace()
                 guard at < bytes.count else { throw error("unexpected end of input in an object") }
                 if bytes[at] == UInt8(ascii: ",") { at += 1; continue }
@@ -252,6 +269,130 @@ public struct JSONParser {
             return s
         }
 
+        /// A string's UTF-16 code units, decoded from the wire in one pass: raw UTF-8 validated
+        /// (Unicode's table 3-7) and transcoded, escapes decoded (a `\u` escape is a UTF-16
+        /// unit already; a lone surrogate escape becomes U+FFFD, as in `string()`). Fails where
+        /// `string()` fails, with its messages (invalid UTF-8 reported at the string's start).
+        mutating func stringUTF16() throws(JSONParseError) -> [UInt16] {
+            at += 1  // opening quote
+            let start = at
+            // Never more units than bytes up to the closing quote.
+            let capacity = Self.closingQuote(bytes, from: start) - start + 2
+            var i = start
+            var failure: (String, Int)?
+            var closed = false
+            let n = bytes.count
+            let hex = Self.hexDigits
+            let units = [UInt16](unsafeUninitializedCapacity: capacity) { out, count in
+                var o = 0
+                decoding: while i < n {
+                    let b = bytes[i]
+                    if b >= 0x20 && b < 0x80 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") {
+                        out[o] = UInt16(b); o += 1; i += 1
+                        continue
+                    }
+                    if b == UInt8(ascii: "\"") { i += 1; closed = true; break }
+                    if b < 0x20 { failure = ("unescaped control character in a string", i); break }
+                    if b >= 0x80 {
+                        // One well-formed UTF-8 sequence, else the string is refused where
+                        // it starts (as `string()` refuses it).
+                        guard let decoded = Self.utf8Scalar(bytes, i) else {
+                            failure = ("invalid UTF-8 in a string", start)
+                            break decoding
+                        }
+                        let (scalar, length) = decoded
+                        if scalar < 0x10000 {
+                            out[o] = UInt16(scalar); o += 1
+                        } else {
+                            out[o] = UInt16(0xD800 + ((scalar - 0x10000) >> 10))
+                            out[o + 1] = UInt16(0xDC00 + ((scalar - 0x10000) & 0x3FF))
+                            o += 2
+                        }
+                        i += length
+                        continue
+                    }
+                    // A backslash.
+                    i += 1
+                    guard i < n else { break }
+                    let e = bytes[i]
+                    i += 1
+                    switch e {
+                    case UInt8(ascii: "\""): out[o] = 0x22
+                    case UInt8(ascii: "\\"): out[o] = 0x5C
+                    case UInt8(ascii: "/"): out[o] = 0x2F
+                    case UInt8(ascii: "b"): out[o] = 0x08
+                    case UInt8(ascii: "f"): out[o] = 0x0C
+                    case UInt8(ascii: "n"): out[o] = 0x0A
+                    case UInt8(ascii: "r"): out[o] = 0x0D
+                    case UInt8(ascii: "t"): out[o] = 0x09
+                    case UInt8(ascii: "u"):
+                        guard let unit = Self.hex4(bytes, i, table: hex) else { failure = ("invalid \\u escape", i); break decoding }
+                        i += 4
+                        if unit >= 0xD800 && unit < 0xDC00 {
+                            // A high surrogate pairs with a following low one, else stands alone.
+                            if i + 5 < n, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") {
+                                guard let low = Self.hex4(bytes, i + 2, table: hex) else {
+                                    failure = ("invalid \\u escape", i + 2)
+                                    break decoding
+                                }
+                                if low >= 0xDC00 && low < 0xE000 {
+                                    out[o] = UInt16(unit); out[o + 1] = UInt16(low)
+                                    o += 2
+                                    i += 6
+                                    continue
+                                }
+                            }
+                            out[o] = 0xFFFD
+                        } else if unit >= 0xDC00 && unit < 0xE000 {
+                            out[o] = 0xFFFD
+                        } else {
+                            out[o] = UInt16(unit)
+                        }
+                    default:
+                        failure = ("invalid escape", i)
+                        break decoding
+                    }
+                    o += 1
+                }
+                count = o
+            }
+            if let failure {
+                at = failure.1
+                throw error(failure.0)
+            }
+            at = i
+            guard closed else { throw error("unterminated string") }
+            return units
+        }
+
+        /// The scalar of the well-formed UTF-8 sequence at `i` (its lead byte ≥ 0x80) and its
+        /// length, or nil when it is not one (Unicode's table 3-7: no overlong forms, no
+        /// surrogates, nothing past U+10FFFF, not cut short).
+        @inline(__always)
+        static func utf8Scalar(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> (UInt32, Int)? {
+            let n = bytes.count, c = bytes[i]
+            if c < 0xC2 { return nil }
+            if c < 0xE0 {
+                guard i + 1 < n, bytes[i + 1] & 0xC0 == 0x80 else { return nil }
+                return (UInt32(c & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F), 2)
+            }
+            if c < 0xF0 {
+                guard i + 2 < n else { return nil }
+                let c1 = bytes[i + 1], c2 = bytes[i + 2]
+                let secondOK = c == 0xE0 ? (0xA0...0xBF).contains(c1) : c == 0xED ? (0x80...0x9F).contains(c1) : c1 & 0xC0 == 0x80
+                guard secondOK, c2 & 0xC0 == 0x80 else { return nil }
+                return (UInt32(c & 0x0F) << 12 | UInt32(c1 & 0x3F) << 6 | UInt32(c2 & 0x3F), 3)
+            }
+            if c < 0xF5 {
+                guard i + 3 < n else { return nil }
+                let c1 = bytes[i + 1], c2 = bytes[i + 2], c3 = bytes[i + 3]
+                let secondOK = c == 0xF0 ? (0x90...0xBF).contains(c1) : c == 0xF4 ? (0x80...0x8F).contains(c1) : c1 & 0xC0 == 0x80
+                guard secondOK, c2 & 0xC0 == 0x80, c3 & 0xC0 == 0x80 else { return nil }
+                return (UInt32(c & 0x07) << 18 | UInt32(c1 & 0x3F) << 12 | UInt32(c2 & 0x3F) << 6 | UInt32(c3 & 0x3F), 4)
+            }
+            return nil
+        }
+
         /// The offset of the first quote from `i` on that no backslash escapes (an odd run of
         /// backslashes before it), or the end of `bytes`. Quotes are found with memchr.
         static func closingQuote(_ bytes: UnsafeBufferPointer<UInt8>, from i: Int) -> Int {
@@ -284,6 +425,32 @@ public struct JSONParser {
                 }
             }
             return v
+        }
+
+        /// Each byte's value as a hex digit, or 0xFF: 256 bytes, made once, never freed.
+        // Written once, before anything reads it (a lazy static), and never again.
+        nonisolated(unsafe) static let hexDigits: UnsafePointer<UInt8> = {
+            let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+            for b in 0..<256 {
+                let c = UInt8(b)
+                switch c {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): table[b] = c - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): table[b] = c - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): table[b] = c - UInt8(ascii: "A") + 10
+                default: table[b] = 0xFF
+                }
+            }
+            return UnsafePointer(table)
+        }()
+
+        /// `hex4` by table (`hexDigits`): the four digits looked up at once, checked together.
+        @inline(__always)
+        static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int, table: UnsafePointer<UInt8>) -> UInt32? {
+            guard i + 4 <= bytes.count else { return nil }
+            let a = table[Int(bytes[i])], b = table[Int(bytes[i + 1])]
+            let c = table[Int(bytes[i + 2])], d = table[Int(bytes[i + 3])]
+            guard (a | b | c | d) & 0xF0 == 0 else { return nil }
+            return UInt32(a) << 12 | UInt32(b) << 8 | UInt32(c) << 4 | UInt32(d)
         }
 
         /// Writes `s` (a scalar, not a surrogate) as UTF-8 at `o`; returns the bytes written.

@@ -13,6 +13,12 @@ public enum JSONValue: Sendable, Equatable {
     /// wrote straight to bytes into a response (see `LayoutResult.wireJSON`). The parser
     /// never produces it; `JSONWriter` copies it as it is.
     case serialized([UInt8])
+    /// A string kept as its UTF-16 code units (well formed: surrogates paired): how the
+    /// parser gives a request's `params.text` when asked to (`JSONParser.parse(_:utf16Text:)`),
+    /// as the engine reads text in UTF-16 and converting through a `String` would cost a
+    /// request two more passes over it. The same string as `.string` of those characters for
+    /// `stringValue`, `==`, `typeName` and writing.
+    case utf16([UInt16])
 
     public static func == (a: JSONValue, b: JSONValue) -> Bool {
         switch (a, b) {
@@ -24,6 +30,8 @@ public enum JSONValue: Sendable, Equatable {
         case let (.object(x), .object(y)):
             return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         case let (.serialized(x), .serialized(y)): return x == y
+        case let (.utf16(x), .utf16(y)): return x == y
+        case let (.utf16(x), .string(y)), let (.string(y), .utf16(x)): return x.elementsEqual(y.utf16)
         default: return false
         }
     }
@@ -34,7 +42,23 @@ public enum JSONValue: Sendable, Equatable {
         return members.last(where: { $0.0 == key })?.1
     }
 
-    public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    /// The string of a `.string` or `.utf16` value (the latter converted); nil otherwise.
+    public var stringValue: String? {
+        switch self {
+        case .string(let s): s
+        case .utf16(let units): String(decoding: units, as: UTF16.self)
+        default: nil
+        }
+    }
+    /// The UTF-16 code units of a `.utf16` or `.string` value (the latter converted); nil
+    /// otherwise.
+    public var utf16Value: [UInt16]? {
+        switch self {
+        case .utf16(let units): units
+        case .string(let s): Array(s.utf16)
+        default: nil
+        }
+    }
     public var doubleValue: Double? { if case .number(let d) = self { d } else { nil } }
     public var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
@@ -54,7 +78,7 @@ public enum JSONValue: Sendable, Equatable {
         case .null: "null"
         case .bool: "boolean"
         case .number: "number"
-        case .string: "string"
+        case .string, .utf16: "string"
         case .array: "array"
         case .object: "object"
         case .serialized: "JSON text"

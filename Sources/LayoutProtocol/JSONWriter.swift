@@ -41,6 +41,8 @@ public struct JSONWriter {
             bytes.append(UInt8(ascii: "}"))
         case .serialized(let text):
             bytes.append(contentsOf: text)
+        case .utf16(let units):
+            writeString(String(decoding: units, as: UTF16.self))
         }
     }
 

@@ -35,6 +35,13 @@ public struct ParamReader {
         return s
     }
 
+    /// A required string kept as it came: UTF-16 code units for a `.utf16` value (a
+    /// request's text as the server parses it), else the `String`.
+    func requiredText(_ key: String) throws(RPCError) -> TextStorage {
+        if case .utf16(let units)? = member(key) { return .utf16(units) }
+        return .string(try requiredString(key))
+    }
+
     /// A finite number in `range`.
     public func number(_ key: String, in range: ClosedRange<Double>, what: String) throws(RPCError) -> Double? {
         guard let v = member(key) else { return nil }
@@ -253,7 +260,15 @@ public struct FontSpec: Sendable, Equatable {
 /// `layout` (and `measure`) params. Only `text` is required; members this version does not
 /// know are ignored.
 public struct LayoutParams: Sendable {
-    public var text: String
+    /// The text to lay out (read from `textStorage`: converted when it came in UTF-16).
+    public var text: String {
+        get { textStorage.string }
+        set { textStorage = .string(newValue) }
+    }
+    /// The text's UTF-16 code units when they came so from the wire (`JSONValue.utf16`, as
+    /// the server parses requests), else nil: read `text` and convert it.
+    public var textUnits: [UInt16]? { textStorage.units }
+    var textStorage: TextStorage
     /// nil: no wrapping.
     public var width: Double?
     public var font: FontSpec
@@ -286,7 +301,7 @@ public struct LayoutParams: Sendable {
 
     public init(text: String, width: Double? = nil, font: FontSpec = FontSpec(), language: String? = nil,
                 direction: String? = nil, detail: String? = nil, wrap: String? = nil) {
-        self.text = text
+        self.textStorage = .string(text)
         self.width = width
         self.font = font
         self.language = language
@@ -297,7 +312,7 @@ public struct LayoutParams: Sendable {
 
     public init(json params: JSONValue?) throws(RPCError) {
         let reader = try ParamReader(params)
-        text = try reader.requiredString("text")
+        textStorage = try reader.requiredText("text")
         if let v = reader.member("width"), let d = v.doubleValue, d < 0 {
             throw .invalidParams(field: "width", "must not be negative, got \(JSONWriter.string(v))")
         }
@@ -359,7 +374,14 @@ public struct LayoutParams: Sendable {
 
 /// `boundaries` params: `{text, kind, language?}`.
 public struct BoundariesParams: Sendable {
-    public var text: String
+    /// The text (read from `textStorage`: converted when it came in UTF-16).
+    public var text: String {
+        get { textStorage.string }
+        set { textStorage = .string(newValue) }
+    }
+    /// The text's UTF-16 code units when they came so from the wire, else nil (read `text`).
+    public var textUnits: [UInt16]? { textStorage.units }
+    var textStorage: TextStorage
     public var kind: String
     public var language: String?
 
@@ -367,12 +389,30 @@ public struct BoundariesParams: Sendable {
 
     public init(json params: JSONValue?) throws(RPCError) {
         let reader = try ParamReader(params)
-        text = try reader.requiredString("text")
+        textStorage = try reader.requiredText("text")
         guard let kind = try reader.choice("kind", BoundariesParams.kinds) else {
             throw .invalidParams(field: "kind", "is required: one of \(BoundariesParams.kinds.map { "\"\($0)\"" }.joined(separator: ", "))")
         }
         self.kind = kind
         language = try reader.string("language", maxLength: 64)
         if let language { try LayoutParams.validateLanguage(language) }
+    }
+}
+
+/// A request's text as it came: a `String`, or UTF-16 code units decoded straight from the
+/// wire (`JSONValue.utf16`); each read the other way when asked.
+enum TextStorage: Sendable {
+    case string(String)
+    case utf16([UInt16])
+
+    var string: String {
+        switch self {
+        case .string(let s): s
+        case .utf16(let units): String(decoding: units, as: UTF16.self)
+        }
+    }
+
+    var units: [UInt16]? {
+        if case .utf16(let units) = self { units } else { nil }
     }
 }

@@ -185,7 +185,7 @@ public final class LayoutService: Sendable {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .reply(nil) }
         let message: JSONValue
         do {
-            message = try JSONParser.parse(line)
+            message = try JSONParser.parse(line, utf16Text: true)
         } catch {
             return .reply(JSONWriter.serialize(RPCResponse.failure(id: .null, error: RPCError(.parseError, "parse error: \(error)"))))
         }
@@ -453,7 +453,7 @@ public final class LayoutService: Sendable {
 
     private func boundaries(_ params: JSONValue?, session: Session) throws(RPCError) -> JSONValue {
         let p = try BoundariesParams(json: params)
-        let text = try utf16(p.text)
+        let text = try utf16(p.textUnits ?? utf16Units(of: p.text))
         guard let kind = BoundaryKind(rawValue: p.kind) else { throw .invalidParams(field: "kind", "is not known") }
         let offsets: [Int]
         do { offsets = try engine.boundaries(kind, of: text, language: p.language ?? "") } catch { throw Self.rpcError(error) }
@@ -461,9 +461,8 @@ public final class LayoutService: Sendable {
         return ["offsets": .array(offsets.map { .number(Double(mapping.convert($0))) })]
     }
 
-    /// The text as UTF-16, within the configured length.
-    func utf16(_ text: String) throws(RPCError) -> [UInt16] {
-        let units = utf16Units(of: text)
+    /// `units` (a request's text in UTF-16), when within the configured length.
+    func utf16(_ units: [UInt16]) throws(RPCError) -> [UInt16] {
         guard units.count <= configuration.maxTextLength else {
             throw .invalidParams(field: "text", "is \(units.count) UTF-16 units long; this server accepts at most \(configuration.maxTextLength)")
         }

@@ -75,17 +75,62 @@ import Testing
             }
             json += "\""
             #expect(try JSONParser.parse(json) == .string(text), "\(json)")
+            // As a request's text, decoded straight to UTF-16: the same code units.
+            let request = Array(#"{"params":{"text":"#.utf8) + Array(json.utf8) + Array("}}".utf8)
+            let units = try JSONParser.parse(request, utf16Text: true)["params"]?["text"]
+            #expect(units.map { if case .utf16(let u) = $0 { u == Array(text.utf16) } else { false } } == true, "\(json)")
             // Cut anywhere inside: never a value (unterminated, or a broken escape).
             let bytes = Array(json.utf8)
             let cut = 1 + pick(max(bytes.count - 1, 1))
             if cut < bytes.count {
                 #expect(throws: JSONParseError.self, "\(json) cut at \(cut)") { try JSONParser.parse(Array(bytes[..<cut])) }
+                let cutRequest = Array(#"{"params":{"text":"#.utf8) + Array(bytes[..<cut])
+                #expect(throws: JSONParseError.self, "\(json) cut at \(cut)") { try JSONParser.parse(cutRequest, utf16Text: true) }
             }
             // A raw control character anywhere inside: refused.
             var withControl = bytes
             withControl.insert(0x0A, at: 1 + pick(bytes.count - 1))
             #expect(throws: JSONParseError.self, "\(json) with a raw newline") { try JSONParser.parse(withControl) }
+            let controlRequest = Array(#"{"params":{"text":"#.utf8) + withControl + Array("}}".utf8)
+            #expect(throws: JSONParseError.self, "\(json) with a raw newline") { try JSONParser.parse(controlRequest, utf16Text: true) }
         }
+    }
+
+    /// `utf16Text` reads the `text` of a `params` object, and only that, as UTF-16 code
+    /// units; they read back as the same string.
+    @Test func readsOnlyParamsTextAsUTF16() throws {
+        let text = #"{"text":"a","params":{"text":"b\u00e9😀","x":{"text":"c"},"spans":[{"text":"d"}]},"x":{"params":{"text":7}}}"#
+        let v = try JSONParser.parse(Array(text.utf8), utf16Text: true)
+        guard case .utf16(let units)? = v["params"]?["text"] else { Issue.record("params.text: \(String(describing: v["params"]?["text"]))"); return }
+        #expect(units == Array("bé😀".utf16))
+        #expect(v["params"]?["text"] == "bé😀" && v["params"]?["text"]?.stringValue == "bé😀")
+        #expect(v["text"].map { if case .string("a") = $0 { true } else { false } } == true)
+        #expect(v["params"]?["x"]?["text"].map { if case .string("c") = $0 { true } else { false } } == true)
+        #expect(v["x"]?["params"]?["text"] == 7)
+        #expect(v == (try JSONParser.parse(text)), "the same values as parsed without it")
+        #expect(JSONWriter.string(v) == JSONWriter.string(try JSONParser.parse(text)))
+        // In a batch, each request's text.
+        let batch = try JSONParser.parse(Array(#"[{"params":{"text":"x"}},{"params":{"text":"y"}}]"#.utf8), utf16Text: true)
+        let texts: [[UInt16]]? = batch.arrayValue?.compactMap { if case .utf16(let u)? = $0["params"]?["text"] { u } else { nil } }
+        #expect(texts == [[0x78], [0x79]])
+    }
+
+    /// Random bytes near the edges of UTF-8's ranges inside a request's text: decoded to
+    /// UTF-16 when, and only when, the string reading accepts them, as the same text.
+    @Test func utf16TextAgreesWithStringsOnRawBytes() {
+        let interesting: [UInt8] = [0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF,
+                                    0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF, 0x5C, 0x22]
+        var random = XorShift64(state: 0x0DDB_1A5E_5BAD_5EED)
+        func next() -> Int { Int(random.next() >> 1) }
+        var disagreements: [[UInt8]] = []
+        for _ in 0..<100_000 {
+            let inner = (0..<(1 + next() % 8)).map { _ in interesting[next() % interesting.count] }
+            let asString = try? JSONParser.parse([0x22] + inner + [0x22])
+            let asUnits = try? JSONParser.parse(Array(#"{"params":{"text":""#.utf8) + inner + Array(#""}}"#.utf8), utf16Text: true)
+            let units: [UInt16]? = if case .utf16(let u)? = asUnits?["params"]?["text"] { u } else { nil }
+            if asString?.stringValue.map({ Array($0.utf16) }) != units, disagreements.count < 5 { disagreements.append(inner) }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements)")
     }
 
     @Test func rejectsInvalidUTF8() {

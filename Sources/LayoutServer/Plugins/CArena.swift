@@ -85,6 +85,9 @@ final class CArena {
         case .serialized(let text):
             // Only responses hold written JSON; should one reach a plugin, it gets the value.
             return fill((try? JSONParser.parse(text)) ?? .null)
+        case .utf16(let units):
+            // A request's text kept in UTF-16: plugins get strings in UTF-8.
+            return fill(.string(String(decoding: units, as: UTF16.self)))
         }
         return v
     }
