@@ -10,12 +10,16 @@ struct FontSelector {
     /// The last family asked for (consecutive clusters nearly always share one).
     private var lastFamily: (key: FontDescriptor.SelectionKey, index: Int)?
     /// The face of the cluster before, in the current paragraph (see `keepsPreviousFont`).
-    var previousFace: FontFace?
+    /// Unretained, as what `face` returns: the selector holds every face it hands out.
+    var previousFace: Unmanaged<FontFace>?
 
     /// One family's lookups.
     struct Family {
         let list: FallbackList
         let primary: FontFace?
+        /// `primary`, unretained (held by `primary`), for `face` to hand out without touching
+        /// its reference count.
+        let primaryUnretained: Unmanaged<FontFace>?
         var byScript: [Int32: FallbackList] = [:]
         /// Faces chosen per code point and short cluster, shared with every request of this
         /// family and language.
@@ -48,7 +52,8 @@ struct FontSelector {
         } else {
             let list = try fonts.fallbackList(for: font, language: language)
             let primaryIndex = list.candidate(forCluster: CollectionOfOne(UInt32(0x20)))
-            families.append(Family(list: list, primary: list.face(at: primaryIndex),
+            let primary = list.face(at: primaryIndex)
+            families.append(Family(list: list, primary: primary, primaryUnretained: primary.map(Unmanaged.passUnretained),
                                    shared: fonts.scalarFaces(for: key, language: language),
                                    primaryCoverage: primaryIndex == 0 ? list.firstCandidateCoverage() : []))
             index = families.count - 1
@@ -63,29 +68,35 @@ struct FontSelector {
     /// it stays in the font of the text before it, as in Pango (every font has the ASCII
     /// space, and HarfBuzz falls back to it for the others), unless that font is a colour
     /// (emoji) font, whose space is an emoji wide: then it is chosen like any other text.
+    ///
+    /// Unretained: the selector holds every face it returns (in its families' primary faces,
+    /// fallback lists and `recent` caches) for as long as it lives, so callers keep one
+    /// without a reference count written per cluster — counts that two threads laying out
+    /// at once would write to the same shared faces.
     mutating func face(_ text: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, script: Script,
-                       family f: Int, font: @autoclosure () -> FontDescriptor) throws -> FontFace {
+                       family f: Int, font: @autoclosure () -> FontDescriptor) throws -> Unmanaged<FontFace> {
         let (first, width) = decodeUTF16(text, at: start)
-        // (Tests before bindings: binding a face retains it.)
-        if keepsPreviousFont(first), let previousFace, !previousFace.hasColorGlyphs { return previousFace }
-        let chosen: FontFace
+        if keepsPreviousFont(first), let previousFace,
+           !previousFace._withUnsafeGuaranteedRef({ $0.hasColorGlyphs }) { return previousFace }
+        let chosen: Unmanaged<FontFace>
         let scriptKey = UInt64(UInt32(bitPattern: script.code))
         if start + width == end {
             // Below U+231A no character defaults to emoji presentation.
-            if first < 0x231A, families[f].primary != nil, primaryCovers(f, first), let primary = families[f].primary {
+            if first < 0x231A, let primary = families[f].primaryUnretained, primaryCovers(f, first) {
                 chosen = primary
             } else if let known = families[f].recent.face(UInt64(first), scriptKey) {
                 chosen = known
             } else if let known = families[f].shared.face(UInt64(first), scriptKey) {
-                chosen = known
                 families[f].recent.set(known, UInt64(first), scriptKey)
+                chosen = Unmanaged.passUnretained(known)  // (held by `recent` now)
             } else {
-                chosen = try Self.choose(CollectionOfOne(first), script: script, font: font(), fonts: fonts, language: language,
-                                          family: &families[f])
-                families[f].shared.set(chosen, UInt64(first), scriptKey)
-                families[f].recent.set(chosen, UInt64(first), scriptKey)
+                let face = try Self.choose(CollectionOfOne(first), script: script, font: font(), fonts: fonts, language: language,
+                                           family: &families[f])
+                families[f].shared.set(face, UInt64(first), scriptKey)
+                families[f].recent.set(face, UInt64(first), scriptKey)
+                chosen = Unmanaged.passUnretained(face)  // (held by the fallback list it came from)
             }
-        } else if families[f].primary != nil, primaryCoversCluster(f, text, start, end), let primary = families[f].primary {
+        } else if let primary = families[f].primaryUnretained, primaryCoversCluster(f, text, start, end) {
             // Every code point below U+2000 (so no emoji presentation) and in the primary face.
             chosen = primary
         } else if end - start <= 4 {
@@ -97,17 +108,19 @@ struct FontSelector {
             if let known = families[f].recent.face(units, tag) {
                 chosen = known
             } else if let known = families[f].shared.face(units, tag) {
-                chosen = known
                 families[f].recent.set(known, units, tag)
+                chosen = Unmanaged.passUnretained(known)
             } else {
-                chosen = try Self.choose(Self.clusterScalars(text, start, end), script: script, font: font(), fonts: fonts,
-                                          language: language, family: &families[f])
-                families[f].shared.set(chosen, units, tag)
-                families[f].recent.set(chosen, units, tag)
+                let face = try Self.choose(Self.clusterScalars(text, start, end), script: script, font: font(), fonts: fonts,
+                                           language: language, family: &families[f])
+                families[f].shared.set(face, units, tag)
+                families[f].recent.set(face, units, tag)
+                chosen = Unmanaged.passUnretained(face)
             }
         } else {
-            chosen = try Self.choose(Self.clusterScalars(text, start, end), script: script, font: font(), fonts: fonts,
-                                      language: language, family: &families[f])
+            let face = try Self.choose(Self.clusterScalars(text, start, end), script: script, font: font(), fonts: fonts,
+                                       language: language, family: &families[f])
+            chosen = Unmanaged.passUnretained(face)  // (held by the fallback list it came from)
         }
         previousFace = chosen
         return chosen
@@ -147,8 +160,9 @@ struct FontSelector {
     /// presentation nor a surrogate) whose bit is set, as a cluster of its own after a
     /// cluster in `face`, gets `face` from `face(…)`: it either keeps the face before it or
     /// is covered by the primary face, and both are `face`.
-    func primaryCoverage(of face: FontFace, family f: Int) -> [UInt64]? {
-        families[f].primary === face && !families[f].primaryCoverage.isEmpty ? families[f].primaryCoverage : nil
+    func primaryCoverage(of face: Unmanaged<FontFace>, family f: Int) -> [UInt64]? {
+        families[f].primaryUnretained?.toOpaque() == face.toOpaque() && !families[f].primaryCoverage.isEmpty
+            ? families[f].primaryCoverage : nil
     }
 
     /// Whether family `f`'s primary face covers `scalar` (below U+231A).
@@ -196,17 +210,20 @@ struct RecentFaces {
     /// is freed at the end of the request without visiting each slot, as one of faces would be.
     private var slots: [UInt8] = []
     private var faceList: [FontFace] = []
+    /// Faces set past the 255 of `faceList`: not looked up, held for the request.
+    private var overflow: [FontFace] = []
     private static let size = 512
 
     private static func slot(_ a: UInt64, _ b: UInt64) -> Int {
         Int(truncatingIfNeeded: mixFaceKey(a, b) >> 55) & (size - 1)
     }
 
-    func face(_ a: UInt64, _ b: UInt64) -> FontFace? {
+    /// Unretained: held by this cache (its `faceList` only grows) while it lives.
+    func face(_ a: UInt64, _ b: UInt64) -> Unmanaged<FontFace>? {
         guard !keys.isEmpty else { return nil }
         let i = Self.slot(a, b)
         guard keys[i] == (a, b), slots[i] != 0 else { return nil }
-        return faceList[Int(slots[i]) - 1]
+        return faceList.withUnsafeBufferPointer { Unmanaged.passUnretained($0[Int(slots[i]) - 1]) }
     }
 
     mutating func set(_ face: FontFace, _ a: UInt64, _ b: UInt64) {
@@ -214,13 +231,17 @@ struct RecentFaces {
             keys = [(UInt64, UInt64)](repeating: (.max, .max), count: Self.size)
             slots = [UInt8](repeating: 0, count: Self.size)
         }
-        // A request rarely uses more than a few faces; past 255 new ones are not kept.
+        // A request rarely uses more than a few faces; past 255 new ones are not kept here,
+        // only held (`FontSelector.face` hands out faces unretained: each must stay alive).
         var number = faceList.firstIndex { $0 === face }
         if number == nil, faceList.count < 255 {
             faceList.append(face)
             number = faceList.count - 1
         }
-        guard let number else { return }
+        guard let number else {
+            if !overflow.contains(where: { $0 === face }) { overflow.append(face) }
+            return
+        }
         let i = Self.slot(a, b)
         keys[i] = (a, b)
         slots[i] = UInt8(number + 1)

@@ -192,7 +192,7 @@ struct ParagraphContext {
                 // An inline object: no glyphs, its width as its one cluster's advance.
                 if let current = runKey { shapeRun(text, runStart, start, current, &runs, &advances) }
                 advances[start] = request.styles[styleIndex].attachment?.width ?? 0
-                runs.append(ShapedRun(start: start, end: end, face: face, script: key.script, level: key.level,
+                runs.append(ShapedRun(start: start, end: end, face: face.takeUnretainedValue(), script: key.script, level: key.level,
                                       style: request.styles[styleIndex], glyphs: []))
                 runKey = nil
                 faceBits.handBack(&runBits, slot: &runBitsSlot)
@@ -232,7 +232,8 @@ struct ParagraphContext {
                     runBits = coverage
                 } else {
                     runIsPrimary = false
-                    runBitsSlot = faceBits.take(family: family, script: key.script.code, face: face, into: &runBits)
+                    runBitsSlot = faceBits.take(family: family, script: key.script.code, face: face.takeUnretainedValue(),
+                                                into: &runBits)
                 }
                 runKey = key
             }
@@ -319,7 +320,7 @@ struct ParagraphContext {
 
     private mutating func shapeRun(_ text: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, _ key: RunKey,
                           _ runs: inout [ShapedRun], _ advances: inout [Double]) {
-        let face = key.face
+        let face = key.face.takeUnretainedValue()  // (one count per run, not per cluster)
         let styleIndex = key.styleIndex
         // Fields read in place: binding the style would copy it (and retain its strings).
         let size = request.styles[styleIndex].font.size
@@ -496,7 +497,8 @@ struct ContextMemoKey: Hashable {
 /// (font, size, features, axes, letter spacing, baseline offset). Colors, decorations and
 /// links do not split shaping.
 struct RunKey: Equatable {
-    var face: FontFace
+    /// Unretained, as `FontSelector.face` hands it out (its selector holds it).
+    var face: Unmanaged<FontFace>
     var script: Script
     var level: UInt8
     /// The shaping identity of the style (see `ParagraphContext.shapingID`).
@@ -505,7 +507,7 @@ struct RunKey: Equatable {
     var styleIndex: Int
 
     static func == (a: RunKey, b: RunKey) -> Bool {
-        a.face === b.face && a.script == b.script && a.level == b.level && a.shaping == b.shaping
+        a.face.toOpaque() == b.face.toOpaque() && a.script == b.script && a.level == b.level && a.shaping == b.shaping
     }
 }
 

@@ -21,7 +21,7 @@ struct FontChoiceTests {
                 for c in 0..<(graphemes.count - 1) {
                     let face = try selector.face(text, Int(graphemes[c]), Int(graphemes[c + 1]), script: scripts[c],
                                                  family: family, font: request.font)
-                    result.append((range.start + Int(graphemes[c]), face))
+                    result.append((range.start + Int(graphemes[c]), face.takeUnretainedValue()))
                 }
             }
         }
