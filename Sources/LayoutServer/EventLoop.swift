@@ -211,18 +211,20 @@ final class EventLoop: @unchecked Sendable {
     /// `processFrames`): a paragraph or two, a few milliseconds of work at most.
     static let inlineMessageBytes = 16 << 10
 
-    /// The connection whose requests the loop saw last, and since when no other connection
-    /// has sent one (loop thread only).
+    /// The connection whose requests the loop saw last and when it sent its last one, and
+    /// when another connection of this loop last sent one (loop thread only).
     private var lastAsker: UInt64 = 0
-    private var askingAloneSince = 0.0
+    private var lastAskedAt = -Double.infinity
+    private var othersLastAskedAt = -Double.infinity
     /// Whether the loop answered a request itself since it last waited (loop thread only).
     private var answeredInline = false
     /// How long the loop polls for a lone client's next request before it sleeps.
     static let pollSeconds = 0.000_05
 
-    /// Whether `token`'s connection has been the only one of this loop sending requests for
-    /// the last 50 ms, and the time now. Notes this request, and this loop as the group's
-    /// last asked (for polling, see `run`).
+    /// Whether `token`'s connection is the only one of this loop that sent requests in the
+    /// last 50 ms (a new connection on a quiet loop is, from its first request), and the time
+    /// now. Notes this request, and this loop as the group's last asked (for polling, see
+    /// `run`).
     private func askingAlone(_ token: UInt64) -> (Bool, Double) {
         let now = Statistics.now()
         if group.lastAskedLoop.load(ordering: .relaxed) != index {
@@ -230,11 +232,11 @@ final class EventLoop: @unchecked Sendable {
             group.lastAskedLoopSince.store(now.bitPattern, ordering: .relaxed)
         }
         if token != lastAsker {
+            othersLastAskedAt = lastAskedAt
             lastAsker = token
-            askingAloneSince = now
-            return (false, now)
         }
-        return (now - askingAloneSince >= 0.05, now)
+        lastAskedAt = now
+        return (now - othersLastAskedAt >= 0.05, now)
     }
 
     /// Marks a connection for the loop's attention (from any thread) and wakes it.
@@ -432,7 +434,7 @@ final class EventLoop: @unchecked Sendable {
                     service.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
                 case .job(let job, let quick):
                     // A short message of a quick method (its work bounded by its length) from
-                    // the one connection of this loop that has been asking alone for a while,
+                    // the one connection of this loop asking (none other did for 50 ms),
                     // with none of the loop's requests on the workers: answered here, without
                     // handing it to a worker and back (two thread wake-ups that cost as much
                     // as laying out a short paragraph). Clients on loops of their own are so

@@ -75,6 +75,28 @@ struct EventLoopTests {
         #expect(try onLoop(b) == inTurn, "stats requests are not answered on the loop")
     }
 
+    /// A new connection on a loop no other connection asked for 50 ms is alone on it from
+    /// its first request: answered on the loop (a short-lived client, as `layoutctl`, never
+    /// lasts the 50 ms a client once had to ask alone first); one asking right after another
+    /// connection of the loop is not.
+    @Test func aNewClientOnAQuietLoopIsAnsweredThereFromItsFirstRequest() throws {
+        let daemon = try Daemon(limits: #"{"eventLoops": 1}"#)
+        defer { daemon.stop() }
+        let watcher = try daemon.connect()
+        func onLoop() throws -> Double { try watcher.result("stats")["requests"]?["onLoop"]?.doubleValue ?? -1 }
+        let params: JSONValue = ["text": "A short paragraph, answered quickly.", "width": 120]
+        let before = try onLoop()
+        usleep(60_000)   // the watcher's `stats` was the loop's last request: 60 ms ago
+        let a = try daemon.connect()
+        _ = try a.result("layout", params)
+        let first = try onLoop()
+        #expect(first - before == 1, "the first request of a new client on a quiet loop: \(first - before) answered on the loop")
+        // Right after the watcher asked: not alone, so to a worker.
+        let b = try daemon.connect()
+        _ = try b.result("layout", params)
+        #expect(try onLoop() == first, "a new client's request right after another client's went to a worker")
+    }
+
     /// Connections go to the loop with the fewest, so with two loops two clients asking in
     /// turn are each alone on theirs and answered there, in parallel, with no worker; a third
     /// client shares the first one's loop, and those two then go to the workers while the
