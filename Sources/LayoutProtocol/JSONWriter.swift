@@ -117,61 +117,67 @@ public struct JSONWriter {
     private static let digitPairs: StaticString =
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
-    /// Writes finite `d` at `text` when it is an integer within ±2^53 or has at most three
-    /// decimals below 10^12 in magnitude (coordinates are rounded to 1/1000 point): sign,
-    /// integer part, then point and fraction without trailing zeros. Returns the byte count
-    /// (at most 20), or nil for other numbers (written in their shortest exact form instead).
+    /// Writes finite `d` at `text` when it is an integer within ±2^53 or reads back from at
+    /// most three decimals below 10^12 in magnitude (coordinates are rounded to 1/1000 point:
+    /// `d` is the double nearest some n/1000, which "n/1000" in decimals reads back as, even
+    /// where `d * 1000` is not exactly n): sign, integer part, then point and fraction without
+    /// trailing zeros. Returns the byte count (at most 20), or nil for other numbers (written
+    /// in their shortest exact form instead). (Conversions by truncation, one instruction
+    /// each, where `rounded()` would call the C library.)
     @inline(__always)
     static func format(_ d: Double, into text: UnsafeMutablePointer<UInt8>) -> Int? {
-        var magnitude: UInt64, fraction = 0, decimals = 0
-        if abs(d) < 9.007199254740992e15, let integer = Int64(exactly: d) {
-            magnitude = integer.magnitude
-        } else if abs(d) < 1e12, let thousandths = Int64(exactly: d * 1000) {
-            magnitude = thousandths.magnitude / 1000
-            fraction = Int(thousandths.magnitude % 1000)
+        var magnitude: UInt64, fraction: UInt64 = 0, decimals = 0
+        let size = abs(d)
+        guard size < 9.007199254740992e15 else { return nil }   // (and not NaN)
+        let whole = UInt64(size)
+        if Double(whole) == size {
+            magnitude = whole
+        } else if size < 1e12, case let n = UInt64(size * 1000 + 0.5), Double(n) / 1000 == size {
+            // (Not an integer, so the fraction is not 0.)
+            magnitude = n / 1000
+            fraction = n % 1000
             decimals = 3
             while fraction % 10 == 0 { fraction /= 10; decimals -= 1 }
         } else {
             return nil
         }
-        // Digits from the right into a scratch area, two at a time from a table of pairs,
-        // then copied after the sign.
-        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        let sign = d < 0 ? 1 : 0
-        let length = withUnsafeMutableBytes(of: &scratch) { raw -> Int in
-            let digits = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            let pairs = Self.digitPairs.utf8Start
-            var start = 24
-            if decimals > 0 {
-                for _ in 0..<decimals {
-                    start -= 1
-                    digits[start] = UInt8(ascii: "0") + UInt8(fraction % 10)
-                    fraction /= 10
-                }
-                start -= 1
-                digits[start] = UInt8(ascii: ".")
-            }
-            var v = magnitude
-            while v >= 100 {
-                let pair = Int(v % 100) * 2
-                v /= 100
-                start -= 2
-                digits[start] = pairs[pair]
-                digits[start + 1] = pairs[pair + 1]
-            }
-            if v >= 10 {
-                start -= 2
-                digits[start] = pairs[Int(v) * 2]
-                digits[start + 1] = pairs[Int(v) * 2 + 1]
-            } else {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(v)
-            }
-            if sign == 1 { text[0] = UInt8(ascii: "-") }
-            (text + sign).update(from: digits + start, count: 24 - start)
-            return 24 - start
+        // The digits' count, then the digits written in place from the right, two at a time
+        // from a table of pairs.
+        var digits = 1
+        var bound: UInt64 = 10
+        while digits < 20, magnitude >= bound {
+            digits += 1
+            bound = bound &* 10
         }
-        return sign + length
+        let sign = d < 0 ? 1 : 0
+        if sign == 1 { text[0] = UInt8(ascii: "-") }
+        let length = sign + digits + (decimals > 0 ? decimals + 1 : 0)
+        var at = length
+        if decimals > 0 {
+            for _ in 0..<decimals {
+                at -= 1
+                text[at] = UInt8(ascii: "0") + UInt8(fraction % 10)
+                fraction /= 10
+            }
+            at -= 1
+            text[at] = UInt8(ascii: ".")
+        }
+        let pairs = Self.digitPairs.utf8Start
+        var v = magnitude
+        while v >= 100 {
+            let pair = Int(v % 100) * 2
+            v /= 100
+            at -= 2
+            text[at] = pairs[pair]
+            text[at + 1] = pairs[pair + 1]
+        }
+        if v >= 10 {
+            text[at - 2] = pairs[Int(v) * 2]
+            text[at - 1] = pairs[Int(v) * 2 + 1]
+        } else {
+            text[at - 1] = UInt8(ascii: "0") + UInt8(v)
+        }
+        return length
     }
 
     public mutating func writeString(_ s: String) {

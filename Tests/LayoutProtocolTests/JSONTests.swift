@@ -163,7 +163,8 @@ import Testing
     @Test func writesNumbersShortestAndExact() throws {
         let cases: [(Double, String)] = [(0, "0"), (-3, "-3"), (0.001, "0.001"), (-0.5, "-0.5"), (123.456, "123.456"),
                                          (17.1, "17.1"), (1e15, "1000000000000000"), (0.1 + 0.2, "0.30000000000000004"),
-                                         (-0.001, "-0.001"), (2.05, "2.05"), (1e-7, "1e-07")]
+                                         (-0.001, "-0.001"), (2.05, "2.05"), (1e-7, "1e-07"), (17.104, "17.104"),
+                                         (-332.224, "-332.224"), (0.0005, "0.0005"), (1e12 + 0.5, "1000000000000.5")]
         for (value, text) in cases {
             #expect(JSONWriter.string(.number(value)) == text)
             #expect(try JSONParser.parse(text) == .number(value), "\(text) reads back as \(value)")
