@@ -7,7 +7,16 @@ public enum LayoutDetail: String, Sendable, CaseIterable, Comparable {
     /// Runs and their positioned glyphs.
     case glyphs
 
-    public static func < (a: Self, b: Self) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }
+    /// How much it asks for: lines < runs < glyphs.
+    var rank: Int {
+        switch self {
+        case .lines: 0
+        case .runs: 1
+        case .glyphs: 2
+        }
+    }
+
+    public static func < (a: Self, b: Self) -> Bool { a.rank < b.rank }
 }
 
 /// Where lines may break.

@@ -155,3 +155,12 @@ import Testing
         #expect(r.lines.count == 1 && r.lines[0].end == text.utf16.count)
     }
 }
+
+@Suite struct LayoutDetailTests {
+    /// Details order by how much they ask for (the server adds runs and glyphs past `lines`).
+    @Test func detailsOrderByWhatTheyAskFor() {
+        #expect(LayoutDetail.lines < .runs && LayoutDetail.runs < .glyphs && LayoutDetail.lines < .glyphs)
+        #expect(!(LayoutDetail.glyphs < .runs) && !(LayoutDetail.runs < .lines) && !(LayoutDetail.runs < .runs))
+        #expect(LayoutDetail.allCases.sorted() == [.lines, .runs, .glyphs])
+    }
+}
