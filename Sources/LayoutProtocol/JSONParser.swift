@@ -202,6 +202,7 @@ public struct JSONParser {
             var failure: String?
             var closed = false
             var rawNonASCII = false
+            let hex = Self.hexDigits
             let decoded = [UInt8](unsafeUninitializedCapacity: capacity) { out, count in
                 var o = 0
                 decoding: while i < bytes.count {
@@ -217,45 +218,16 @@ public struct JSONParser {
                     guard i < bytes.count else { break }
                     let e = bytes[i]
                     i += 1
-                    switch e {
-                    case UInt8(ascii: "\""): out[o] = 0x22
-                    case UInt8(ascii: "\\"): out[o] = 0x5C
-                    case UInt8(ascii: "/"): out[o] = 0x2F
-                    case UInt8(ascii: "b"): out[o] = 0x08
-                    case UInt8(ascii: "f"): out[o] = 0x0C
-                    case UInt8(ascii: "n"): out[o] = 0x0A
-                    case UInt8(ascii: "r"): out[o] = 0x0D
-                    case UInt8(ascii: "t"): out[o] = 0x09
-                    case UInt8(ascii: "u"):
-                        guard var scalar = Self.hex4(bytes, i) else { failure = "invalid \\u escape"; break decoding }
-                        i += 4
-                        if scalar >= 0xD800 && scalar < 0xDC00 {
-                            // A high surrogate pairs with a following low one, else stands alone.
-                            if i + 5 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") {
-                                guard let low = Self.hex4(bytes, i + 2) else {
-                                    i += 2
-                                    failure = "invalid \\u escape"
-                                    break decoding
-                                }
-                                if low >= 0xDC00 && low < 0xE000 {
-                                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                                    i += 6
-                                } else {
-                                    scalar = 0xFFFD
-                                }
-                            } else {
-                                scalar = 0xFFFD
-                            }
-                        } else if scalar >= 0xDC00 && scalar < 0xE000 {
-                            scalar = 0xFFFD
-                        }
-                        o += Self.encodeUTF8(scalar, into: out, at: o)
+                    if let byte = Self.shortEscape(e) {
+                        out[o] = byte
+                        o += 1
                         continue
-                    default:
-                        failure = "invalid escape"
-                        break decoding
                     }
-                    o += 1
+                    guard e == UInt8(ascii: "u") else { failure = "invalid escape"; break }
+                    let (scalar, next) = Self.unicodeEscape(bytes, i, table: hex)
+                    i = next
+                    guard scalar != Self.badEscape else { failure = "invalid \\u escape"; break }
+                    o += Self.encodeUTF8(scalar, into: out, at: o)
                 }
                 count = o
             }
@@ -316,43 +288,23 @@ public struct JSONParser {
                     guard i < n else { break }
                     let e = bytes[i]
                     i += 1
-                    switch e {
-                    case UInt8(ascii: "\""): out[o] = 0x22
-                    case UInt8(ascii: "\\"): out[o] = 0x5C
-                    case UInt8(ascii: "/"): out[o] = 0x2F
-                    case UInt8(ascii: "b"): out[o] = 0x08
-                    case UInt8(ascii: "f"): out[o] = 0x0C
-                    case UInt8(ascii: "n"): out[o] = 0x0A
-                    case UInt8(ascii: "r"): out[o] = 0x0D
-                    case UInt8(ascii: "t"): out[o] = 0x09
-                    case UInt8(ascii: "u"):
-                        guard let unit = Self.hex4(bytes, i, table: hex) else { failure = ("invalid \\u escape", i); break decoding }
-                        i += 4
-                        if unit >= 0xD800 && unit < 0xDC00 {
-                            // A high surrogate pairs with a following low one, else stands alone.
-                            if i + 5 < n, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") {
-                                guard let low = Self.hex4(bytes, i + 2, table: hex) else {
-                                    failure = ("invalid \\u escape", i + 2)
-                                    break decoding
-                                }
-                                if low >= 0xDC00 && low < 0xE000 {
-                                    out[o] = UInt16(unit); out[o + 1] = UInt16(low)
-                                    o += 2
-                                    i += 6
-                                    continue
-                                }
-                            }
-                            out[o] = 0xFFFD
-                        } else if unit >= 0xDC00 && unit < 0xE000 {
-                            out[o] = 0xFFFD
-                        } else {
-                            out[o] = UInt16(unit)
-                        }
-                    default:
-                        failure = ("invalid escape", i)
-                        break decoding
+                    if let byte = Self.shortEscape(e) {
+                        out[o] = UInt16(byte)
+                        o += 1
+                        continue
                     }
-                    o += 1
+                    guard e == UInt8(ascii: "u") else { failure = ("invalid escape", i); break }
+                    let (scalar, next) = Self.unicodeEscape(bytes, i, table: hex)
+                    guard scalar != Self.badEscape else { failure = ("invalid \\u escape", next); break }
+                    i = next
+                    if scalar < 0x10000 {
+                        out[o] = UInt16(scalar)
+                        o += 1
+                    } else {
+                        out[o] = UInt16(0xD800 + ((scalar - 0x10000) >> 10))
+                        out[o + 1] = UInt16(0xDC00 + ((scalar - 0x10000) & 0x3FF))
+                        o += 2
+                    }
                 }
                 count = o
             }
@@ -408,23 +360,42 @@ public struct JSONParser {
             return bytes.count
         }
 
-        /// The value of the four hex digits at `i`, or nil when they are not four hex digits.
+        /// The byte a short escape (`\\"`, `\\\\`, `\\/`, `\\b`, `\\f`, `\\n`, `\\r`, `\\t`) stands for,
+        /// given the character after the backslash; nil for any other.
         @inline(__always)
-        static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> UInt32? {
-            guard i + 4 <= bytes.count else { return nil }
-            var v: UInt32 = 0
-            for k in i..<(i + 4) {
-                let b = bytes[k]
-                let digit = b &- UInt8(ascii: "0"), letter = (b | 0x20) &- UInt8(ascii: "a")
-                if digit < 10 {
-                    v = v << 4 | UInt32(digit)
-                } else if letter < 6 {
-                    v = v << 4 | UInt32(letter + 10)
-                } else {
-                    return nil
-                }
+        static func shortEscape(_ e: UInt8) -> UInt8? {
+            switch e {
+            case UInt8(ascii: "\""): 0x22
+            case UInt8(ascii: "\\"): 0x5C
+            case UInt8(ascii: "/"): 0x2F
+            case UInt8(ascii: "b"): 0x08
+            case UInt8(ascii: "f"): 0x0C
+            case UInt8(ascii: "n"): 0x0A
+            case UInt8(ascii: "r"): 0x0D
+            case UInt8(ascii: "t"): 0x09
+            default: nil
             }
-            return v
+        }
+
+        /// What `unicodeEscape` gives for digits that are not four hex digits.
+        static let badEscape = UInt32.max
+
+        /// The code point of the `\\u` escape whose four digits are at `i`, a high surrogate
+        /// joined with a low one escaped right after it (a lone surrogate: U+FFFD), and the
+        /// offset past what it read; or `badEscape` and the offset of the digits that are not
+        /// four hex digits.
+        @inline(__always)
+        static func unicodeEscape(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int, table: UnsafePointer<UInt8>) -> (UInt32, Int) {
+            guard let unit = hex4(bytes, i, table: table) else { return (badEscape, i) }
+            if unit >= 0xDC00 && unit < 0xE000 { return (0xFFFD, i + 4) }
+            guard unit >= 0xD800 && unit < 0xDC00 else { return (unit, i + 4) }
+            // A high surrogate pairs with a following low one, else stands alone.
+            guard i + 9 < bytes.count, bytes[i + 4] == UInt8(ascii: "\\"), bytes[i + 5] == UInt8(ascii: "u") else {
+                return (0xFFFD, i + 4)
+            }
+            guard let low = hex4(bytes, i + 6, table: table) else { return (badEscape, i + 6) }
+            guard low >= 0xDC00 && low < 0xE000 else { return (0xFFFD, i + 4) }
+            return (0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), i + 10)
         }
 
         /// Each byte's value as a hex digit, or 0xFF: 256 bytes, made once, never freed.
