@@ -219,7 +219,9 @@ final class EventLoop: @unchecked Sendable {
     /// Whether the loop answered a request itself since it last waited (loop thread only).
     private var answeredInline = false
     /// How long the loop polls for a lone client's next request before it sleeps.
-    static let pollSeconds = 0.000_05
+    /// (200 µs: side by side, one Python client's corpus pass took 2.7–4.1 % less than with
+    /// 50 µs; 500 µs took nothing more.)
+    static let pollSeconds = 0.000_2
 
     /// Whether `token`'s connection is the only one of this loop that sent requests in the
     /// last 50 ms (a new connection on a quiet loop is, from its first request), and the time
