@@ -50,15 +50,6 @@ public enum JSONValue: Sendable, Equatable {
         default: nil
         }
     }
-    /// The UTF-16 code units of a `.utf16` or `.string` value (the latter converted); nil
-    /// otherwise.
-    public var utf16Value: [UInt16]? {
-        switch self {
-        case .utf16(let units): units
-        case .string(let s): Array(s.utf16)
-        default: nil
-        }
-    }
     public var doubleValue: Double? { if case .number(let d) = self { d } else { nil } }
     public var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
