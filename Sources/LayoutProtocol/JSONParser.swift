@@ -46,6 +46,34 @@ public struct JSONParser {
         try parse(Array(text.utf8), maxDepth: maxDepth)
     }
 
+    /// The scalar of the well-formed UTF-8 sequence at `i` (its lead byte ≥ 0x80) and its
+    /// length, or nil when it is not one (Unicode's table 3-7: no overlong forms, no
+    /// surrogates, nothing past U+10FFFF, not cut short).
+    @inline(__always)
+    static func utf8Scalar(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> (UInt32, Int)? {
+        let n = bytes.count, c = bytes[i]
+        if c < 0xC2 { return nil }
+        if c < 0xE0 {
+            guard i + 1 < n, bytes[i + 1] & 0xC0 == 0x80 else { return nil }
+            return (UInt32(c & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F), 2)
+        }
+        if c < 0xF0 {
+            guard i + 2 < n else { return nil }
+            let c1 = bytes[i + 1], c2 = bytes[i + 2]
+            let secondOK = c == 0xE0 ? (0xA0...0xBF).contains(c1) : c == 0xED ? (0x80...0x9F).contains(c1) : c1 & 0xC0 == 0x80
+            guard secondOK, c2 & 0xC0 == 0x80 else { return nil }
+            return (UInt32(c & 0x0F) << 12 | UInt32(c1 & 0x3F) << 6 | UInt32(c2 & 0x3F), 3)
+        }
+        if c < 0xF5 {
+            guard i + 3 < n else { return nil }
+            let c1 = bytes[i + 1], c2 = bytes[i + 2], c3 = bytes[i + 3]
+            let secondOK = c == 0xF0 ? (0x90...0xBF).contains(c1) : c == 0xF4 ? (0x80...0x8F).contains(c1) : c1 & 0xC0 == 0x80
+            guard secondOK, c2 & 0xC0 == 0x80, c3 & 0xC0 == 0x80 else { return nil }
+            return (UInt32(c & 0x07) << 18 | UInt32(c1 & 0x3F) << 12 | UInt32(c2 & 0x3F) << 6 | UInt32(c3 & 0x3F), 4)
+        }
+        return nil
+    }
+
     private struct Cursor {
         let bytes: UnsafeBufferPointer<UInt8>
         let maxDepth: Int
@@ -268,19 +296,12 @@ public struct JSONParser {
                     if b >= 0x80 {
                         // One well-formed UTF-8 sequence, else the string is refused where
                         // it starts (as `string()` refuses it).
-                        guard let decoded = Self.utf8Scalar(bytes, i) else {
+                        guard let decoded = JSONParser.utf8Scalar(bytes, i) else {
                             failure = ("invalid UTF-8 in a string", start)
                             break decoding
                         }
-                        let (scalar, length) = decoded
-                        if scalar < 0x10000 {
-                            out[o] = UInt16(scalar); o += 1
-                        } else {
-                            out[o] = UInt16(0xD800 + ((scalar - 0x10000) >> 10))
-                            out[o + 1] = UInt16(0xDC00 + ((scalar - 0x10000) & 0x3FF))
-                            o += 2
-                        }
-                        i += length
+                        o += Self.encodeUTF16(decoded.0, into: out, at: o)
+                        i += decoded.1
                         continue
                     }
                     // A backslash.
@@ -297,14 +318,7 @@ public struct JSONParser {
                     let (scalar, next) = Self.unicodeEscape(bytes, i, table: hex)
                     guard scalar != Self.badEscape else { failure = ("invalid \\u escape", next); break }
                     i = next
-                    if scalar < 0x10000 {
-                        out[o] = UInt16(scalar)
-                        o += 1
-                    } else {
-                        out[o] = UInt16(0xD800 + ((scalar - 0x10000) >> 10))
-                        out[o + 1] = UInt16(0xDC00 + ((scalar - 0x10000) & 0x3FF))
-                        o += 2
-                    }
+                    o += Self.encodeUTF16(scalar, into: out, at: o)
                 }
                 count = o
             }
@@ -315,34 +329,6 @@ public struct JSONParser {
             at = i
             guard closed else { throw error("unterminated string") }
             return units
-        }
-
-        /// The scalar of the well-formed UTF-8 sequence at `i` (its lead byte ≥ 0x80) and its
-        /// length, or nil when it is not one (Unicode's table 3-7: no overlong forms, no
-        /// surrogates, nothing past U+10FFFF, not cut short).
-        @inline(__always)
-        static func utf8Scalar(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> (UInt32, Int)? {
-            let n = bytes.count, c = bytes[i]
-            if c < 0xC2 { return nil }
-            if c < 0xE0 {
-                guard i + 1 < n, bytes[i + 1] & 0xC0 == 0x80 else { return nil }
-                return (UInt32(c & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F), 2)
-            }
-            if c < 0xF0 {
-                guard i + 2 < n else { return nil }
-                let c1 = bytes[i + 1], c2 = bytes[i + 2]
-                let secondOK = c == 0xE0 ? (0xA0...0xBF).contains(c1) : c == 0xED ? (0x80...0x9F).contains(c1) : c1 & 0xC0 == 0x80
-                guard secondOK, c2 & 0xC0 == 0x80 else { return nil }
-                return (UInt32(c & 0x0F) << 12 | UInt32(c1 & 0x3F) << 6 | UInt32(c2 & 0x3F), 3)
-            }
-            if c < 0xF5 {
-                guard i + 3 < n else { return nil }
-                let c1 = bytes[i + 1], c2 = bytes[i + 2], c3 = bytes[i + 3]
-                let secondOK = c == 0xF0 ? (0x90...0xBF).contains(c1) : c == 0xF4 ? (0x80...0x8F).contains(c1) : c1 & 0xC0 == 0x80
-                guard secondOK, c2 & 0xC0 == 0x80, c3 & 0xC0 == 0x80 else { return nil }
-                return (UInt32(c & 0x07) << 18 | UInt32(c1 & 0x3F) << 12 | UInt32(c2 & 0x3F) << 6 | UInt32(c3 & 0x3F), 4)
-            }
-            return nil
         }
 
         /// The offset of the first quote from `i` on that no backslash escapes (an odd run of
@@ -424,6 +410,18 @@ public struct JSONParser {
             return UInt32(a) << 12 | UInt32(b) << 8 | UInt32(c) << 4 | UInt32(d)
         }
 
+        /// Writes `s` (a scalar, not a surrogate) as UTF-16 at `o`; returns the units written.
+        @inline(__always)
+        static func encodeUTF16(_ s: UInt32, into out: UnsafeMutableBufferPointer<UInt16>, at o: Int) -> Int {
+            if s < 0x10000 {
+                out[o] = UInt16(s)
+                return 1
+            }
+            out[o] = UInt16(0xD800 + ((s - 0x10000) >> 10))
+            out[o + 1] = UInt16(0xDC00 + ((s - 0x10000) & 0x3FF))
+            return 2
+        }
+
         /// Writes `s` (a scalar, not a surrogate) as UTF-8 at `o`; returns the bytes written.
         @inline(__always)
         static func encodeUTF8(_ s: UInt32, into out: UnsafeMutableBufferPointer<UInt8>, at o: Int) -> Int {
@@ -457,27 +455,9 @@ func validatedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
     if n >= 64 { return String(validating: bytes, as: UTF8.self) }
     var i = 0
     while i < n {
-        let c = bytes[i]
-        if c < 0x80 { i += 1; continue }
-        if c < 0xC2 { return nil }
-        if c < 0xE0 {
-            guard i + 1 < n, bytes[i + 1] & 0xC0 == 0x80 else { return nil }
-            i += 2
-        } else if c < 0xF0 {
-            guard i + 2 < n else { return nil }
-            let c1 = bytes[i + 1]
-            let secondOK = c == 0xE0 ? (0xA0...0xBF).contains(c1) : c == 0xED ? (0x80...0x9F).contains(c1) : c1 & 0xC0 == 0x80
-            guard secondOK, bytes[i + 2] & 0xC0 == 0x80 else { return nil }
-            i += 3
-        } else if c < 0xF5 {
-            guard i + 3 < n else { return nil }
-            let c1 = bytes[i + 1]
-            let secondOK = c == 0xF0 ? (0x90...0xBF).contains(c1) : c == 0xF4 ? (0x80...0x8F).contains(c1) : c1 & 0xC0 == 0x80
-            guard secondOK, bytes[i + 2] & 0xC0 == 0x80, bytes[i + 3] & 0xC0 == 0x80 else { return nil }
-            i += 4
-        } else {
-            return nil
-        }
+        if bytes[i] < 0x80 { i += 1; continue }
+        guard let decoded = JSONParser.utf8Scalar(bytes, i) else { return nil }
+        i += decoded.1
     }
     return String(decoding: bytes, as: UTF8.self)
 }
