@@ -93,9 +93,31 @@ public final class ShapeCache: @unchecked Sendable {
         /// The entry number of the word, or nil; counts the lookup.
         private mutating func entry(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>,
                                     _ packed: Packed) -> Int? {
+            guard let e = probe(hash, context, flags, text, packed) else {
+                misses += 1
+                return nil
+            }
+            hits += 1
+            tick += 1
+            // Marked used only when it has aged a sixteenth of the capacity: a word hit over
+            // and over is not written each time (a write pulls its line away from the other
+            // cores reading it), and stays far from the oldest eighth that eviction drops.
+            if tick &- entries[e].tick > UInt64(capacity / 16) { entries[e].tick = tick }
+            return e
+        }
+
+        /// Whether the word is kept: not counted, not marked used.
+        func contains(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>,
+                      _ packed: Packed) -> Bool {
+            probe(hash, context, flags, text, packed) != nil
+        }
+
+        /// The entry number of the word, or nil.
+        private func probe(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>,
+                           _ packed: Packed) -> Int? {
             // The probe reads the tables through buffers (no bounds or uniqueness checks).
             let tag = hash >> 32
-            let found: Int? = slots.withUnsafeBufferPointer { slots in
+            return slots.withUnsafeBufferPointer { slots in
                 entries.withUnsafeBufferPointer { entries in
                     texts.withUnsafeBufferPointer { texts in
                         let mask = slots.count - 1
@@ -119,17 +141,6 @@ public final class ShapeCache: @unchecked Sendable {
                     }
                 }
             }
-            guard let e = found else {
-                misses += 1
-                return nil
-            }
-            hits += 1
-            tick += 1
-            // Marked used only when it has aged a sixteenth of the capacity: a word hit over
-            // and over is not written each time (a write pulls its line away from the other
-            // cores reading it), and stays far from the oldest eighth that eviction drops.
-            if tick &- entries[e].tick > UInt64(capacity / 16) { entries[e].tick = tick }
-            return e
         }
 
         /// Appends the word's glyphs to `out` and returns true, or returns false (a miss).
@@ -149,13 +160,9 @@ public final class ShapeCache: @unchecked Sendable {
         }
 
         mutating func insert(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>,
-                             _ packed: Packed, _ made: [ShapedGlyph]) {
-            // (The look-up here is not one of the cache's: its count is taken back.)
-            if entry(hash, context, flags, text, packed) != nil {
-                hits -= 1
-                return
-            }
-            misses -= 1
+                             _ packed: Packed, _ made: ArraySlice<ShapedGlyph>) {
+            // (The look-up here is not one of the cache's: not counted.)
+            if probe(hash, context, flags, text, packed) != nil { return }
             if entries.count >= capacity { evictOldest() }
             tick += 1
             var textStart: Int32 = -1
@@ -169,6 +176,9 @@ public final class ShapeCache: @unchecked Sendable {
             glyphs.append(contentsOf: made)
             place(entries.count - 1)
         }
+
+        /// Counts a lookup that did not find its word, made without `find`.
+        mutating func countMiss() { misses += 1 }
 
         mutating func clear() {
             entries.removeAll()
@@ -231,9 +241,18 @@ public final class ShapeCache: @unchecked Sendable {
     /// Most words kept in all (0: the cache is off).
     public let capacity: Int
 
+    /// Whether a miss is shaped together with the missing words after it (`shapeRun`); off
+    /// only in tests, to compare with shaping each alone.
+    let shapesMissingWordsTogether: Bool
+
     /// `capacity`: most words kept in all (0 turns the cache off).
-    public init(capacity: Int) {
+    public convenience init(capacity: Int) {
+        self.init(capacity: capacity, shapingMissingWordsTogether: true)
+    }
+
+    init(capacity: Int, shapingMissingWordsTogether: Bool) {
         self.capacity = capacity
+        self.shapesMissingWordsTogether = shapingMissingWordsTogether
         let perShard = max(1, capacity / Self.shardCount)
         shards = .allocate(capacity: Self.shardCount)
         for i in 0..<Self.shardCount { (shards + i).initialize(to: Mutex(Shard(capacity: perShard))) }
@@ -244,27 +263,57 @@ public final class ShapeCache: @unchecked Sendable {
         shards.deallocate()
     }
 
-    /// Appends the glyphs of `text` in shaping context `context` (clusters relative to the
-    /// word's start) to `out`, at a paragraph's beginning (`bot`) or end (`eot`) or not,
-    /// shaping them with `make` on a miss (and keeping them).
-    func appendGlyphs(context: Int, bot: Bool, eot: Bool, text: UnsafeBufferPointer<UInt16>,
-                      to out: inout [ShapedGlyph], make: () -> [ShapedGlyph]) {
-        guard capacity > 0 else {
-            out.append(contentsOf: make())
-            return
-        }
+    /// A word's place in the cache: its hash (of its text and context), its text packed,
+    /// its context number and paragraph-edge flags. Made once per word, used for the lookup
+    /// and, on a miss, for keeping it.
+    struct WordKey {
+        let hash: UInt64
+        let packed: Packed
+        let flags: UInt8
+        let context: Int32
+        /// (`shardCount` is 16: the hash's top four bits.)
+        var shard: Int { Int(hash >> 60) }
+    }
+
+    /// The key of `text` in shaping context `context`, at a paragraph's beginning (`bot`) or
+    /// end (`eot`) or not.
+    @inline(__always) func key(context: Int, bot: Bool, eot: Bool, text: UnsafeBufferPointer<UInt16>) -> WordKey {
         var h: UInt64 = 0xcbf29ce484222325
         for u in text { h = (h ^ UInt64(u)) &* 0x100000001b3 }
         h ^= UInt64(truncatingIfNeeded: context) &* 0x9E3779B97F4A7C15
-        let packed = Packed(text)
-        let flags: UInt8 = (bot ? 1 : 0) | (eot ? 2 : 0)
-        let context32 = Int32(truncatingIfNeeded: context)
-        let shard = Int(h >> 60)   // (shardCount is 16: the hash's top four bits)
-        if shards[shard].withLock({ $0.find(h, context32, flags, text, packed, appendingTo: &out) }) { return }
-        let made = make()
-        shards[shard].withLock { $0.insert(h, context32, flags, text, packed, made) }
-        out.append(contentsOf: made)
+        return WordKey(hash: h, packed: Packed(text), flags: (bot ? 1 : 0) | (eot ? 2 : 0),
+                       context: Int32(truncatingIfNeeded: context))
     }
+
+    /// Appends the kept glyphs of the word `text` (clusters relative to its start) to `out`
+    /// and returns true, or returns false: a miss (counted as one; the caller shapes the word
+    /// and `keep`s it). The cache must be on (`capacity` > 0).
+    @inline(__always) func appendGlyphs(_ key: WordKey, text: UnsafeBufferPointer<UInt16>, to out: inout [ShapedGlyph]) -> Bool {
+        shards[key.shard].withLock { $0.find(key.hash, key.context, key.flags, text, key.packed, appendingTo: &out) }
+    }
+
+    /// Whether the word is kept, without counting a lookup or marking it used: for a caller
+    /// deciding which of the words after a miss to shape together with it.
+    func contains(_ key: WordKey, text: UnsafeBufferPointer<UInt16>) -> Bool {
+        shards[key.shard].withLock { $0.contains(key.hash, key.context, key.flags, text, key.packed) }
+    }
+
+    /// Keeps `glyphs` (clusters relative to the word's start) as the word's, counting a miss
+    /// unless `appendGlyphs` counted it already. (Kept already — another thread shaped it
+    /// meanwhile — it is left as it is.)
+    func keep(_ key: WordKey, text: UnsafeBufferPointer<UInt16>, glyphs: ArraySlice<ShapedGlyph>, countingMiss: Bool) {
+        shards[key.shard].withLock {
+            if countingMiss { $0.countMiss() }
+            $0.insert(key.hash, key.context, key.flags, text, key.packed, glyphs)
+        }
+    }
+
+    /// Words shaped on a miss together with the missing words after them, in one call to the
+    /// shaper, and then kept one by one (`ParagraphContext.shapeRun`), rather than each alone.
+    /// Counted here for `stats`.
+    private let sharedShaping = Atomic<Int>(0)
+    public var wordsShapedTogether: Int { sharedShaping.load(ordering: .relaxed) }
+    func countShapedTogether(_ words: Int) { sharedShaping.add(words, ordering: .relaxed) }
 
     /// Context numbers, never reused (a word shaped under a number a clear forgot can never
     /// be found under another context). Bounded: when full, it and the words are cleared.
@@ -286,8 +335,14 @@ public final class ShapeCache: @unchecked Sendable {
             state.table[context] = n
             return (n, cleared)
         }
-        if cleared { for i in 0..<Self.shardCount { shards[i].withLock { $0.clear() } } }
+        if cleared { removeAll() }
         return number
+    }
+
+    /// Drops every word kept (counters and context numbers stay): the next layouts shape
+    /// their words afresh, as for text never seen. (engine-bench times that.)
+    public func removeAll() {
+        for i in 0..<Self.shardCount { shards[i].withLock { $0.clear() } }
     }
 
     /// Words kept now, and how lookups went.

@@ -35,6 +35,11 @@ struct ShapedRun {
 /// A HarfBuzz buffer reused for every run of one request; owns it, destroys it in `deinit`.
 final class ShapingBuffer {
     private let buffer: OpaquePointer
+    /// After a `shape` asked to mark them: for each offset of the text shaped, whether it is
+    /// safe to cut the text there — a cluster starts there and none of its glyphs carries
+    /// HarfBuzz's `HB_GLYPH_FLAG_UNSAFE_TO_BREAK` — so that the two sides shaped apart give
+    /// exactly the glyphs this shaping gave them. (Offsets 0...count; the ends are false.)
+    private(set) var safeToBreak: [Bool] = []
 
     init() { buffer = hb_buffer_create()! }
     deinit { hb_buffer_destroy(buffer) }
@@ -51,10 +56,11 @@ final class ShapingBuffer {
     }
 
     /// As above, with the beginning- and end-of-text flags given (for a word shaped on its
-    /// own that stands at its paragraph's start or end).
+    /// own that stands at its paragraph's start or end); with `markingSafeBreaks`, filling
+    /// `safeToBreak` for offsets 0...paragraph.count.
     func shape(paragraph: UnsafeBufferPointer<UInt16>, start: Int, end: Int, face: FontFace, font: OpaquePointer,
                features: [hb_feature_t], script: Script, level: UInt8, language: hb_language_t?, size: Double,
-               bot: Bool, eot: Bool, advances: inout [Double]) -> [ShapedGlyph] {
+               bot: Bool, eot: Bool, markingSafeBreaks: Bool = false, advances: inout [Double]) -> [ShapedGlyph] {
         hb_buffer_clear_contents(buffer)
         hb_buffer_add_utf16(buffer, paragraph.baseAddress, Int32(paragraph.count), UInt32(start), Int32(end - start))
         hb_buffer_set_direction(buffer, level & 1 == 1 ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
@@ -71,6 +77,18 @@ final class ShapingBuffer {
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
               let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return [] }
         let scale = size / face.unitsPerEm
+        if markingSafeBreaks {
+            safeToBreak.removeAll(keepingCapacity: true)
+            safeToBreak.append(contentsOf: repeatElement(false, count: paragraph.count + 1))
+            for g in 0..<Int(count) {
+                let cluster = Int(infos[g].cluster)
+                if cluster > 0, cluster < paragraph.count { safeToBreak[cluster] = true }
+            }
+            for g in 0..<Int(count) where infos[g].mask & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0 {
+                let cluster = Int(infos[g].cluster)
+                if cluster < safeToBreak.count { safeToBreak[cluster] = false }
+            }
+        }
         var glyphs: [ShapedGlyph] = []
         glyphs.reserveCapacity(Int(count))
         for g in 0..<Int(count) {

@@ -14,11 +14,16 @@ public final class TextLayoutEngine: Sendable {
     public let shapeCache: ShapeCache
 
     /// `shapeCacheEntries`: words kept shaped (0: none).
-    public init(fonts: FontSystem, maxTextLength: Int = 16 << 20, shapeCacheEntries: Int = 20_000) {
+    public convenience init(fonts: FontSystem, maxTextLength: Int = 16 << 20, shapeCacheEntries: Int = 20_000) {
+        self.init(fonts: fonts, maxTextLength: maxTextLength, shapeCache: ShapeCache(capacity: shapeCacheEntries))
+    }
+
+    /// With a shape cache of the caller's (tests: one that shapes each missing word alone).
+    init(fonts: FontSystem, maxTextLength: Int = 16 << 20, shapeCache: ShapeCache) {
         self.fonts = fonts
         self.breakIterators = BreakIteratorPool()
         self.maxTextLength = maxTextLength
-        self.shapeCache = ShapeCache(capacity: shapeCacheEntries)
+        self.shapeCache = shapeCache
     }
 
     /// Lays out `request`. Fails with `EngineError.textTooLong` past `maxTextLength`,

@@ -55,6 +55,38 @@ struct ShapeCacheTests {
         #expect(cached.shapeCache.lookupCounts.hits > cached.shapeCache.lookupCounts.misses, "the second pass hits")
     }
 
+    /// Missing words shaped together in one call and cut apart where HarfBuzz marks the cut
+    /// safe give exactly what shaping each alone gives — every glyph, cluster, advance and
+    /// offset of every line, in every script of the corpus, right-to-left ones included — and
+    /// the words kept are the same, found the same on the next pass.
+    @Test func missingWordsShapedTogetherMatchEachShapedAlone() throws {
+        let together = TextLayoutEngine(fonts: sharedEngine.fonts, shapeCache: ShapeCache(capacity: 50_000, shapingMissingWordsTogether: true))
+        let alone = TextLayoutEngine(fonts: sharedEngine.fonts, shapeCache: ShapeCache(capacity: 50_000, shapingMissingWordsTogether: false))
+        var different: [String] = []
+        var glyphs = 0
+        for pass in 0..<2 {
+            for (lang, text) in try Self.corpus() {
+                for width in [360.0, 97.5] {
+                    let request = LayoutRequest(text: utf16(text), width: width, font: FontDescriptor(family: "Noto Sans", size: 16),
+                                                language: lang, detail: .glyphs)
+                    let a = try together.layout(request), b = try alone.layout(request)
+                    if a.lines != b.lines, different.count < 5 { different.append("\(lang) at \(width), pass \(pass): \(text.prefix(40))") }
+                    glyphs += a.lines.reduce(0) { $0 + $1.runs.reduce(0) { $0 + $1.glyphs.count } }
+                }
+            }
+        }
+        #expect(different.isEmpty, "\(different)")
+        #expect(glyphs > 200_000)
+        let counts = together.shapeCache.lookupCounts, aloneCounts = alone.shapeCache.lookupCounts
+        // As many lookups (a word met twice among the missing words shaped together counts as
+        // missing both times: it was shaped both times), and the same words kept.
+        #expect(counts.hits + counts.misses == aloneCounts.hits + aloneCounts.misses)
+        #expect(counts.hits <= aloneCounts.hits && counts.hits * 100 > aloneCounts.hits * 98, "\(counts) vs \(aloneCounts)")
+        #expect(together.shapeCache.count == alone.shapeCache.count)
+        #expect(together.shapeCache.wordsShapedTogether > counts.misses / 2, "most missing words are shaped with others")
+        #expect(alone.shapeCache.wordsShapedTogether == 0)
+    }
+
     @Test func theCacheIsBounded() throws {
         let small = TextLayoutEngine(fonts: sharedEngine.fonts, shapeCacheEntries: 160)
         var words: [String] = []
@@ -78,7 +110,7 @@ struct ShapeCacheTests {
         func hash(_ i: Int) -> UInt64 { UInt64(i) &* 0x9E37_79B9_7F4A_7C15 }
         for i in 0..<1000 {
             let units = word(i)
-            units.withUnsafeBufferPointer { shard.insert(hash(i), 1, 0, $0, ShapeCache.Packed($0), glyphs(i)) }
+            units.withUnsafeBufferPointer { shard.insert(hash(i), 1, 0, $0, ShapeCache.Packed($0), glyphs(i)[...]) }
             #expect(shard.count <= 64)
         }
         var kept = 0
@@ -109,7 +141,7 @@ struct ShapeCacheTests {
         for (i, word) in words.enumerated() {
             let units = Array(word.utf16)
             units.withUnsafeBufferPointer { text in
-                shard.insert(hash, 7, 0, text, ShapeCache.Packed(text), glyph(UInt32(i)))
+                shard.insert(hash, 7, 0, text, ShapeCache.Packed(text), glyph(UInt32(i))[...])
             }
         }
         for (i, word) in words.enumerated() {
