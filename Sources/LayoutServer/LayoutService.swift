@@ -486,7 +486,8 @@ public final class LayoutService: Sendable {
                 "fallbackLists": Self.cacheJSON(count: fontCaches.fallbackLists, lookups.fallbackLists),
                 "fontFaces": Self.cacheJSON(count: fontCaches.faces, lookups.faces),
                 "shapedWords": .object((Self.cacheJSON(count: engine.shapeCache.count, engine.shapeCache.lookupCounts).objectMembers ?? [])
-                                       + [("maxCount", .number(Double(engine.shapeCache.capacity)))]),
+                                       + [("maxCount", .number(Double(engine.shapeCache.capacity))),
+                                          ("shapedTogether", .number(Double(engine.shapeCache.wordsShapedTogether)))]),
                 "retainedLayouts": .object((Self.cacheJSON(count: retained.count, store.lookups.snapshot).objectMembers ?? []) + [
                     ("bytes", .number(Double(retained.bytes))), ("evicted", .number(Double(retained.evicted))),
                     ("maxCount", .number(Double(configuration.maxRetainedLayouts))),

@@ -35,7 +35,32 @@ struct ShapeCacheIntegrationTests {
         #expect((shaped?["hits"]?.intValue ?? 0) > 40_000, "shaped words found: \(String(describing: shaped))")
         #expect((shaped?["count"]?.intValue ?? 0) > 1000)
         #expect(shaped?["maxCount"] == 20_000)
+        #expect((shaped?["shapedTogether"]?.intValue ?? 0) > (shaped?["misses"]?.intValue ?? 0) / 2,
+                "most missing words shaped with others: \(String(describing: shaped))")
         let off = try b.result("stats")["caches"]?["shapedWords"]
-        #expect(off?["count"] == 0 && off?["hits"] == 0 && off?["maxCount"] == 0)
+        #expect(off?["count"] == 0 && off?["hits"] == 0 && off?["maxCount"] == 0 && off?["shapedTogether"] == 0)
+    }
+
+    /// A paragraph of words the daemon has not seen comes back the same whether its missing
+    /// words are shaped together (a new daemon) or found one by one (the same daemon asked
+    /// again) — every glyph, cluster, advance and offset — and `stats` counts the words shaped
+    /// together and the misses.
+    @Test func wordsShapedTogetherGiveTheGlyphsTheCacheGivesBack() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let corpus = try loadCorpus()
+        for p in corpus where ["en", "ar", "hi", "th", "ja"].contains(p.lang) {
+            let params: JSONValue = ["text": .string(p.text), "width": 300, "detail": "glyphs", "language": .string(p.lang)]
+            let before = try client.result("stats")["caches"]?["shapedWords"]?["shapedTogether"]?.intValue ?? 0
+            let first = try client.result("layout", params)
+            let after = try client.result("stats")["caches"]?["shapedWords"]?["shapedTogether"]?.intValue ?? 0
+            let again = try client.result("layout", params)
+            #expect(first == again, "\(p.id): glyphs shaped together differ from the cache's")
+            #expect((first["lines"]?.arrayValue?.count ?? 0) > 0)
+            if p.id.hasSuffix("-0") { #expect(after > before, "\(p.id): some of its new words shaped together") }
+        }
+        let shaped = try client.result("stats")["caches"]?["shapedWords"]
+        #expect((shaped?["shapedTogether"]?.intValue ?? 0) > 100, "\(String(describing: shaped))")
     }
 }
