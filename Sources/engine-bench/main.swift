@@ -6,7 +6,9 @@
 //
 // usage: engine-bench FONTS_CONF CORPUS_JSONL PASSES
 // Prints one JSON object: {"engine_us": mean per pass, "min_us": fastest pass,
-// "two_threads_ratio": passes per second on two threads at once against one}.
+// "new_words_us": mean pass with the shape cache emptied before it (every word shaped afresh,
+// fonts and everything else warm: text never seen), "two_threads_ratio": passes per second on
+// two threads at once against one}.
 import Foundation
 import LayoutEngine
 import LayoutProtocol
@@ -42,6 +44,12 @@ do {
     _ = try pass(width: 360)   // warm, as the row's daemon is
     var times: [Double] = []
     for k in 0..<passes { times.append(try pass(width: 360 + Double(k + 1) * 0.01)) }
+    // Text never seen: the same passes with every word shaped afresh.
+    var fresh: [Double] = []
+    for k in 0..<passes {
+        engine.shapeCache.removeAll()
+        fresh.append(try pass(width: 360 + Double(k + 1) * 0.02))
+    }
     // Two threads, each `passes` passes at widths of its own, against those passes one after
     // the other on one thread just before: the engine's own scaling (the shape cache's
     // locks, memory), without sockets or client processes.
@@ -61,6 +69,7 @@ do {
     let twoThreads = clock() - together
     if let failure = failures.withLock({ $0.first }) { throw LayoutFailed(message: failure) }
     print(#"{"engine_us": \#(times.reduce(0, +) / Double(passes)), "min_us": \#(times.min() ?? 0), "#
+          + #""new_words_us": \#(fresh.reduce(0, +) / Double(passes)), "#
           + #""two_threads_ratio": \#(oneThread / twoThreads)}"#)
 } catch {
     FileHandle.standardError.write(Data("engine-bench: \(error)\n".utf8))
