@@ -381,9 +381,9 @@ struct ParagraphContext {
     /// cut apart where HarfBuzz says the cut changes nothing and kept one by one, each
     /// exactly as shaping it alone would give it (a word whose edge is not safe to cut is
     /// shaped alone). A call per word costs HarfBuzz ~1.6 times the time for the same text:
-    /// each lookup of the font runs over each word. Appends their glyphs to `all` and placed
-    /// as `place` does; returns where the words shaped end. (Out of line: the loop over
-    /// found words stays small.)
+    /// each lookup of the font runs over each word. Appends their glyphs to `all`, placed as
+    /// `place` places them, and returns where the words shaped end. (Out of line: the loop
+    /// over found words stays small.)
     @inline(never)
     private func shapeMissingWords(_ text: UnsafeBufferPointer<UInt16>, _ w: Int, _ e: Int, _ wordKey: ShapeCache.WordKey,
                                    runEnd end: Int, _ run: RunWords, all: inout [ShapedGlyph], advances: inout [Double],
