@@ -53,19 +53,21 @@ public final class ShapeCache: @unchecked Sendable {
     /// array of the cache's is handed out and retained, so threads looking up the same words
     /// do not write to (and pull back and forth between their cores) the same counters.
     struct Shard: Sendable {
+        /// 64 bytes (fields in this order, none padded): a probe that reaches an entry reads
+        /// one or two cache lines of it, not two or three.
         struct Entry: Sendable {
             var hash: UInt64
-            var context: Int32
-            var flags: UInt8
-            var length: UInt8
             /// A word of up to `Packed.capacity` units, in place (compared without reaching
             /// for another block of memory); a longer one at `textStart` in `texts`.
             var packed: Packed
+            var tick: UInt64
+            var context: Int32
             var textStart: Int32
             /// Its glyphs: `glyphCount` of them at `glyphStart` in `glyphs`.
             var glyphStart: Int32
-            var glyphCount: Int32
-            var tick: UInt64
+            var glyphCount: UInt16
+            var flags: UInt8
+            var length: UInt8
         }
         private var entries: [Entry] = []
         private var glyphs: [ShapedGlyph] = []
@@ -162,7 +164,8 @@ public final class ShapeCache: @unchecked Sendable {
         mutating func insert(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>,
                              _ packed: Packed, _ made: ArraySlice<ShapedGlyph>) {
             // (The look-up here is not one of the cache's: not counted.)
-            if probe(hash, context, flags, text, packed) != nil { return }
+            // (A word shaped into more glyphs than an entry counts is not kept: none does.)
+            if made.count > Int(UInt16.max) || probe(hash, context, flags, text, packed) != nil { return }
             if entries.count >= capacity { evictOldest() }
             tick += 1
             var textStart: Int32 = -1
@@ -170,9 +173,9 @@ public final class ShapeCache: @unchecked Sendable {
                 textStart = Int32(texts.count)
                 texts.append(contentsOf: text)
             }
-            entries.append(Entry(hash: hash, context: context, flags: flags, length: UInt8(text.count), packed: packed,
-                                 textStart: textStart, glyphStart: Int32(glyphs.count), glyphCount: Int32(made.count),
-                                 tick: tick))
+            entries.append(Entry(hash: hash, packed: packed, tick: tick, context: context, textStart: textStart,
+                                 glyphStart: Int32(glyphs.count), glyphCount: UInt16(made.count), flags: flags,
+                                 length: UInt8(text.count)))
             glyphs.append(contentsOf: made)
             place(entries.count - 1)
         }

@@ -87,6 +87,13 @@ struct ShapeCacheTests {
         #expect(alone.shapeCache.wordsShapedTogether == 0)
     }
 
+    /// An entry is one cache line's size, as its layout promises (a field added or moved
+    /// that pads it shows here).
+    @Test func anEntryIsSixtyFourBytes() {
+        #expect(MemoryLayout<ShapeCache.Shard.Entry>.size == 64)
+        #expect(MemoryLayout<ShapeCache.Shard.Entry>.stride == 64)
+    }
+
     @Test func theCacheIsBounded() throws {
         let small = TextLayoutEngine(fonts: sharedEngine.fonts, shapeCacheEntries: 160)
         var words: [String] = []
