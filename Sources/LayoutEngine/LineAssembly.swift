@@ -91,7 +91,7 @@ extension ParagraphContext {
         var metrics = LineMetrics.zero
         var touched = false
         for run in p.runs(overlapping: ls, le) {
-            metrics.formUnion(run.metrics)
+            metrics.formUnion(run.metrics(request.styles[run.styleIndex]))
             touched = true
         }
         if !touched {
@@ -171,7 +171,7 @@ extension ParagraphContext {
                             let shapedAdvance = shaped.glyphs[shaped.glyphRange(cluster, cluster + 1)].reduce(0.0) { $0 + Double($1.advance) }
                             glyph.advance += final[cluster] - shapedAdvance
                             if hyphenated, cluster == le - 1,
-                               let hyphen = hyphen(in: shaped.face, size: shaped.style.font.size) {
+                               let hyphen = hyphen(in: shaped.face, size: request.styles[shaped.styleIndex].font.size) {
                                 glyph.id = hyphen.glyph
                             }
                             lastCluster = cluster
@@ -179,10 +179,10 @@ extension ParagraphContext {
                         glyphs.append(glyph)
                     }
                 }
-                let font = fontNumber(shaped.face, style: shaped.style)
+                let font = fontNumber(shaped.face, style: request.styles[shaped.styleIndex])
                 let start = base + piece.start, end = base + piece.end
                 if var last = result.last, last.font == font, last.level == visual.level, last.style == styleIndex,
-                   !last.isToken, shaped.style.attachment == nil, visual.isRTL ? last.start == end : last.end == start {
+                   !last.isToken, request.styles[shaped.styleIndex].attachment == nil, visual.isRTL ? last.start == end : last.end == start {
                     // Same font, style and direction as the run before (only the script
                     // changed): one run for the client.
                     last.start = min(last.start, start)
@@ -192,7 +192,7 @@ extension ParagraphContext {
                     result[result.count - 1] = last
                 } else {
                     result.append(LineRun(start: start, end: end, font: font, style: styleIndex, level: visual.level,
-                                          x: x, width: width, baselineOffset: shaped.style.baselineOffset,
+                                          x: x, width: width, baselineOffset: request.styles[shaped.styleIndex].baselineOffset,
                                           isToken: false, glyphs: glyphs))
                 }
                 x += width

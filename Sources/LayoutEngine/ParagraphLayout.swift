@@ -193,7 +193,7 @@ struct ParagraphContext {
                 if let current = runKey { shapeRun(text, runStart, start, current, &runs, &advances) }
                 advances[start] = request.styles[styleIndex].attachment?.width ?? 0
                 runs.append(ShapedRun(start: start, end: end, face: face.takeUnretainedValue(), script: key.script, level: key.level,
-                                      style: request.styles[styleIndex], glyphs: []))
+                                      styleIndex: styleIndex, glyphs: []))
                 runKey = nil
                 faceBits.handBack(&runBits, slot: &runBitsSlot)
                 runStyle = -1
@@ -248,10 +248,11 @@ struct ParagraphContext {
         if let current = runKey { shapeRun(text, runStart, n, current, &runs, &advances) }
 
         // Letter spacing: after each cluster of a spaced style.
-        for run in runs where run.style.letterSpacing != 0 && run.style.attachment == nil {
+        for run in runs where request.styles[run.styleIndex].letterSpacing != 0 && request.styles[run.styleIndex].attachment == nil {
+            let spacing = request.styles[run.styleIndex].letterSpacing
             var c = graphemes.partitionPoint { Int($0) < run.start }
             while c < graphemes.count - 1, Int(graphemes[c]) < run.end {
-                advances[Int(graphemes[c])] += run.style.letterSpacing
+                advances[Int(graphemes[c])] += spacing
                 c += 1
             }
         }
@@ -511,7 +512,7 @@ struct ParagraphContext {
             return all
         }
         runs.append(ShapedRun(start: start, end: end, face: face, script: key.script, level: key.level,
-                              style: request.styles[styleIndex], glyphs: glyphs))
+                              styleIndex: styleIndex, glyphs: glyphs))
     }
 
     /// The shape cache's number for a run's context (face, style, script, direction), asked of

@@ -19,12 +19,15 @@ struct ShapedRun {
     var face: FontFace
     var script: Script
     var level: UInt8
-    /// The shaping style: font (with its size), letter spacing, baseline offset, attachment.
-    var style: SpanStyle
+    /// The index in the request's styles of its shaping style: font (with its size), letter
+    /// spacing, baseline offset, attachment. (An index, not a copy: a style holds strings
+    /// and arrays whose counts a copy per run would write, and its release per run.)
+    var styleIndex: Int
     var glyphs: [ShapedGlyph]
 
-    /// Ascent, descent and line gap the run adds to its line, at its baseline offset.
-    var metrics: LineMetrics {
+    /// Ascent, descent and line gap the run adds to its line, at its baseline offset
+    /// (`style`: the request's style at `styleIndex`).
+    func metrics(_ style: SpanStyle) -> LineMetrics {
         let m = style.attachment.map { LineMetrics(ascent: $0.ascent, descent: $0.descent, lineGap: 0) }
             ?? face.metrics(size: style.font.size)
         return LineMetrics(ascent: max(0, m.ascent + style.baselineOffset),
