@@ -20,8 +20,9 @@ struct ShapedRun {
     var script: Script
     var level: UInt8
     /// The index in the request's styles of its shaping style: font (with its size), letter
-    /// spacing, baseline offset, attachment. (An index, not a copy: a style holds strings
-    /// and arrays whose counts a copy per run would write, and its release per run.)
+    /// spacing, baseline offset, attachment. (An index, not a copy of the style: copying
+    /// one, with its strings and arrays, and destroying it again write reference counts
+    /// for every run.)
     var styleIndex: Int
     var glyphs: [ShapedGlyph]
 
