@@ -42,9 +42,9 @@ struct ShapeCacheIntegrationTests {
     }
 
     /// A paragraph of words the daemon has not seen comes back the same whether its missing
-    /// words are shaped together (a new daemon) or found one by one (the same daemon asked
+    /// words are shaped together (the first time) or found one by one in the cache (asked
     /// again) — every glyph, cluster, advance and offset — and `stats` counts the words shaped
-    /// together and the misses.
+    /// together. (That they equal each word shaped alone, the engine's tests check.)
     @Test func wordsShapedTogetherGiveTheGlyphsTheCacheGivesBack() throws {
         let daemon = try Daemon()
         defer { daemon.stop() }
