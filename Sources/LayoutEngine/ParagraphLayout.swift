@@ -248,8 +248,9 @@ struct ParagraphContext {
         if let current = runKey { shapeRun(text, runStart, n, current, &runs, &advances) }
 
         // Letter spacing: after each cluster of a spaced style.
-        for run in runs where request.styles[run.styleIndex].letterSpacing != 0 && request.styles[run.styleIndex].attachment == nil {
+        for run in runs {
             let spacing = request.styles[run.styleIndex].letterSpacing
+            guard spacing != 0, request.styles[run.styleIndex].attachment == nil else { continue }
             var c = graphemes.partitionPoint { Int($0) < run.start }
             while c < graphemes.count - 1, Int(graphemes[c]) < run.end {
                 advances[Int(graphemes[c])] += spacing

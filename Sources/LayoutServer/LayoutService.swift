@@ -453,7 +453,7 @@ public final class LayoutService: Sendable {
 
     private func boundaries(_ params: JSONValue?, session: Session) throws(RPCError) -> JSONValue {
         let p = try BoundariesParams(json: params)
-        let text = try textWithinLimit(p.textUnits ?? utf16Units(of: p.text))
+        let text = try requestText(units: p.textUnits, text: p.text)
         guard let kind = BoundaryKind(rawValue: p.kind) else { throw .invalidParams(field: "kind", "is not known") }
         let offsets: [Int]
         do { offsets = try engine.boundaries(kind, of: text, language: p.language ?? "") } catch { throw Self.rpcError(error) }
@@ -461,9 +461,10 @@ public final class LayoutService: Sendable {
         return ["offsets": .array(offsets.map { .number(Double(mapping.convert($0))) })]
     }
 
-    /// `units` (a request's text in UTF-16), when within the configured length; else
-    /// -32602 naming `text`.
-    func textWithinLimit(_ units: [UInt16]) throws(RPCError) -> [UInt16] {
+    /// A request's text in UTF-16 — `units` as the parser decoded them from the wire, else
+    /// `text` converted — when within the configured length; else -32602 naming `text`.
+    func requestText(units: [UInt16]?, text: @autoclosure () -> String) throws(RPCError) -> [UInt16] {
+        let units = units ?? utf16Units(of: text())
         guard units.count <= configuration.maxTextLength else {
             throw .invalidParams(field: "text", "is \(units.count) UTF-16 units long; this server accepts at most \(configuration.maxTextLength)")
         }

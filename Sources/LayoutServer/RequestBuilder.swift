@@ -30,7 +30,7 @@ extension LayoutService {
                utf16Text: [UInt16]? = nil, detect: Bool = true) throws(RPCError) -> BuiltRequest {
         var warnings: [String] = []
         let text: [UInt16]
-        if let utf16Text { text = utf16Text } else { text = try textWithinLimit(p.textUnits ?? utf16Units(of: p.text)) }
+        if let utf16Text { text = utf16Text } else { text = try requestText(units: p.textUnits, text: p.text) }
         let mapping = OffsetMapping(text: text, encoding: session.offsetEncoding.engineEncoding)
         let scale = p.scale
         let baseFont = FontDescriptor(
