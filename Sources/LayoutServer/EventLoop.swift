@@ -13,10 +13,15 @@ import Glibc
 final class ClientConnection: @unchecked Sendable {
     let fd: Int32
     let uid: UInt32
+    /// Unique across the server's loops (a connection keeps it when it moves to another).
     let token: UInt64
+    /// The index of the event loop serving it now (it may move: `EventLoop.moveIfCrowded`).
+    let servedBy: Atomic<Int>
     /// Loop thread only.
     var framer: LineFramer
     var partialSince: Double?
+    /// When it last sent a request (for `EventLoop.activeConnections`).
+    var lastAskedAt = -Double.infinity
     var readClosed = false
     var interest: UInt32 = 0
     var session: Session!
@@ -44,11 +49,12 @@ final class ClientConnection: @unchecked Sendable {
     /// waits for them too).
     let unsent: UnsentBytes
 
-    init(fd: Int32, uid: UInt32, token: UInt64, maxLineLength: Int, unsent: UnsentBytes) {
+    init(fd: Int32, uid: UInt32, token: UInt64, loop: Int, maxLineLength: Int, unsent: UnsentBytes) {
         self.unsent = unsent
         self.fd = fd
         self.uid = uid
         self.token = token
+        self.servedBy = Atomic(loop)
         self.framer = LineFramer(maxLineLength: maxLineLength)
     }
 
@@ -147,6 +153,13 @@ final class EventLoopGroup: @unchecked Sendable {
     /// only one asked for a while (see `EventLoop.run`).
     let lastAskedLoop = Atomic<Int>(-1)
     let lastAskedLoopSince = Atomic<UInt64>(0)
+    /// Connection tokens, unique across the loops (0 and 1 are the loops' own).
+    let nextToken = Atomic<UInt64>(2)
+
+    /// Marks `connection` for the attention of the loop serving it now, and wakes that loop.
+    func markDirty(_ connection: ClientConnection) {
+        loops[connection.servedBy.load(ordering: .acquiring)].markDirty(connection.token)
+    }
 
     /// The loop with the fewest connections (the first of those tied), its count raised for
     /// the connection about to be handed to it.
@@ -181,7 +194,7 @@ final class EventLoop: @unchecked Sendable {
     /// Connections this loop serves or has been handed (read by the accepting loop).
     let connectionCount = Atomic<Int>(0)
     /// Requests of this loop's connections queued or running on the workers.
-    private let onWorkers = Atomic<Int>(0)
+    fileprivate let onWorkers = Atomic<Int>(0)
     /// False for a loop whose thread could not start: it is handed no connections.
     private let taking = Atomic<Bool>(true)
     var takesConnections: Bool { taking.load(ordering: .relaxed) }
@@ -189,7 +202,13 @@ final class EventLoop: @unchecked Sendable {
     /// Accepted connections handed over by the accepting loop, not yet watched.
     private let incoming = Mutex<[(fd: Int32, uid: UInt32)]>([])
     private var connections: [UInt64: ClientConnection] = [:]
-    private var nextToken: UInt64 = 2
+    /// Connections moved here from a crowded loop (`moveIfCrowded`), not yet watched.
+    private let arriving = Mutex<[ClientConnection]>([])
+    /// When this loop last moved a connection away (loop thread only).
+    private var lastMovedAt = -Double.infinity
+    /// This loop's connections that sent a request in the last `activeSeconds`, as its last
+    /// sweep counted them (and moves since; read by the other loops deciding where to move).
+    private let activeConnections = Atomic<Int>(0)
     private let dirty = Mutex<[UInt64]>([])
     private var listener: Int32 = -1
     private static let listenerToken: UInt64 = 0
@@ -239,6 +258,27 @@ final class EventLoop: @unchecked Sendable {
         }
         lastAskedAt = now
         return (now - othersLastAskedAt >= 0.05, now)
+    }
+
+    /// The cores this machine has online (at least 1).
+    static let onlineCores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+
+    /// Until when (a `Statistics.now()` time's bit pattern; +∞ while it answers one) this
+    /// loop counts as busy answering requests itself: a loop that just answered one is
+    /// likely to get its client's next within a moment (`busyLingerSeconds`).
+    fileprivate let busyUntil = Atomic<UInt64>(0)
+    static let busyLingerSeconds = 0.000_2
+
+    /// Whether every other core has work: requests on the workers (queued or running) and
+    /// the other loops busy answering (`busyUntil`) are at least as many as the other cores
+    /// (and at least one).
+    private func othersKeepTheCoresBusy(now: Double) -> Bool {
+        var busy = 0
+        for loop in group.loops where loop !== self {
+            busy += loop.onWorkers.load(ordering: .relaxed)
+            if Double(bitPattern: loop.busyUntil.load(ordering: .relaxed)) > now { busy += 1 }
+        }
+        return busy >= max(1, Self.onlineCores - 1)
     }
 
     /// Marks a connection for the loop's attention (from any thread) and wakes it.
@@ -303,13 +343,19 @@ final class EventLoop: @unchecked Sendable {
                         drop(connection, reason: nil)
                         continue
                     }
-                    if flags & UInt32(EPOLLIN.rawValue) != 0 { read(connection) }
+                    if flags & UInt32(EPOLLIN.rawValue) != 0 {
+                        if moveIfCrowded(connection) { continue }
+                        read(connection)
+                    }
                     if flags & UInt32(EPOLLOUT.rawValue) != 0 { connection.flush() }
                     settle(connection)
                 }
             }
             for (fd, uid) in incoming.withLock({ list -> [(fd: Int32, uid: UInt32)] in defer { list.removeAll() }; return list }) {
                 watch(fd, uid: uid)
+            }
+            for connection in arriving.withLock({ list -> [ClientConnection] in defer { list.removeAll() }; return list }) {
+                adopt(connection)
             }
             for token in dirty.withLock({ d -> [UInt64] in defer { d.removeAll() }; return d }) {
                 guard let connection = connections[token] else { continue }
@@ -361,15 +407,15 @@ final class EventLoop: @unchecked Sendable {
 
     /// Starts serving an admitted connection (its count already claimed on this loop).
     private func watch(_ raw: Int32, uid: UInt32) {
-        let token = nextToken
-        nextToken += 1
-        let connection = ClientConnection(fd: raw, uid: uid, token: token, maxLineLength: configuration.maxMessageBytes,
+        let token = group.nextToken.wrappingAdd(1, ordering: .relaxed).oldValue
+        let connection = ClientConnection(fd: raw, uid: uid, token: token, loop: index, maxLineLength: configuration.maxMessageBytes,
                                           unsent: server.unsent)
         let limit = configuration.maxOutputBytes
+        let group = group
         connection.session = Session(notify: { [weak connection] note in
             guard let connection else { return }
             connection.enqueue(JSONWriter.serialize(note), limit: limit)
-            self.markDirty(connection.token)
+            group.markDirty(connection)
         })
         connections[token] = connection
         do {
@@ -379,6 +425,72 @@ final class EventLoop: @unchecked Sendable {
             Log.warning("cannot watch a connection: \(error)")
             drop(connection, reason: nil)
         }
+    }
+
+    // MARK: Moving connections between loops
+
+    /// How recently a connection must have sent a request to count as active, and how long a
+    /// loop waits after moving a connection before it moves another.
+    static let activeSeconds = 0.1
+    static let movePauseSeconds = 0.1
+
+    /// Before reading a request of `connection`: when this loop has at least two active
+    /// connections more than another loop (as the loops' last sweeps counted them: clients
+    /// sharing a loop are answered one after the other there, or handed to the workers, while
+    /// the other loop's core has less to do), moves `connection` to the loop with the fewest
+    /// (of those not answering a request now, on their thread or the workers),
+    /// which then reads the request (epoll is level-triggered) and answers it there. So busy
+    /// clients end up spread evenly over the loops whichever loop they were accepted on.
+    /// Only a connection with nothing in progress moves: no request queued or running, no
+    /// partial message, no output waiting, not closing. At most one move per
+    /// `movePauseSeconds` per loop. Returns whether it moved (the loop must not touch it).
+    private func moveIfCrowded(_ connection: ClientConnection) -> Bool {
+        let mine = activeConnections.load(ordering: .relaxed)
+        guard mine >= 2, group.loops.count > 1, !connection.readClosed, connection.partialSince == nil,
+              connection.framer.pendingCount == 0 else { return false }
+        let now = Statistics.now()
+        guard now - lastMovedAt >= Self.movePauseSeconds else { return false }
+        var target: EventLoop?, fewest = Int.max
+        for loop in group.loops where loop !== self && loop.takesConnections && loop.onWorkers.load(ordering: .relaxed) == 0
+                                      && Double(bitPattern: loop.busyUntil.load(ordering: .relaxed)) <= now {
+            let active = loop.activeConnections.load(ordering: .relaxed)
+            if active < fewest { target = loop; fewest = active }
+        }
+        guard let target, mine >= fewest + 2 else { return false }
+        let idle = connection.shared.withLock { s in
+            s.pending == 0 && !s.ordered && !s.closed && !s.readClosed && s.dropReason == nil && s.sent == s.output.count
+        }
+        guard idle else { return false }
+        lastMovedAt = now
+        // Counted where it goes from now (not only at the loops' next sweeps), so that no loop
+        // moves another on the old counts.
+        activeConnections.wrappingSubtract(1, ordering: .relaxed)
+        target.activeConnections.wrappingAdd(1, ordering: .relaxed)
+        epoll.remove(connection.fd)
+        connections[connection.token] = nil
+        connectionCount.wrappingSubtract(1, ordering: .relaxed)
+        target.connectionCount.wrappingAdd(1, ordering: .relaxed)
+        connection.servedBy.store(target.index, ordering: .releasing)
+        target.arriving.withLock { $0.append(connection) }
+        target.wakeup.signal()
+        server.service.statistics.movedConnections.wrappingAdd(1, ordering: .relaxed)
+        return true
+    }
+
+    /// Starts serving a connection moved here by another loop (its count already claimed on
+    /// this loop): watched for what it was watched for there; its output flushed and its
+    /// state settled, in case a notification came while it moved.
+    private func adopt(_ connection: ClientConnection) {
+        connections[connection.token] = connection
+        do {
+            try epoll.add(connection.fd, events: connection.interest, token: connection.token)
+        } catch {
+            Log.warning("cannot watch a connection moved from another loop: \(error)")
+            drop(connection, reason: nil)
+            return
+        }
+        connection.flush()
+        settle(connection)
     }
 
     // MARK: Reading
@@ -417,7 +529,8 @@ final class EventLoop: @unchecked Sendable {
         // Answering on the loop stops after a few milliseconds per call (a client pipelining
         // many short requests gets the workers for the rest).
         let inlineUntil = Statistics.now() + 0.005
-        while connection.shared.withLock({ $0.pending }) < maxPending, !connection.orderedRunning,
+        var pending = 0
+        while ({ pending = connection.shared.withLock({ $0.pending }); return pending < maxPending }()), !connection.orderedRunning,
               let frame = connection.framer.nextFrame() {
             switch frame {
             case .oversized:
@@ -430,6 +543,7 @@ final class EventLoop: @unchecked Sendable {
                 // In flight from here until its answer is queued (SIGTERM's drain waits for it).
                 service.inFlight.wrappingAdd(1, ordering: .sequentiallyConsistent)
                 let (alone, now) = askingAlone(connection.token)
+                connection.lastAskedAt = now
                 switch service.route(line: bytes, session: connection.session) {
                 case .reply(let reply):
                     if let reply { connection.enqueue(reply, limit: limit) }
@@ -442,11 +556,19 @@ final class EventLoop: @unchecked Sendable {
                     // as laying out a short paragraph). Clients on loops of their own are so
                     // served in parallel. Anything else goes to the workers, so the loop stays
                     // responsive and clients sharing it are served in parallel too.
-                    if quick, alone, now < inlineUntil, bytes.count <= Self.inlineMessageBytes,
-                       onWorkers.load(ordering: .relaxed) == 0 {
+                    //
+                    // Also answered here while every other core has a request of its own
+                    // (as many others in flight as there are other cores, at least one): a
+                    // worker would find no core free, so handing it over buys no parallelism
+                    // and costs the two wake-ups. So two clients sharing a loop, while the
+                    // other loops are busy, are answered by their loop in turn.
+                    if quick, alone || othersKeepTheCoresBusy(now: now), now < inlineUntil, bytes.count <= Self.inlineMessageBytes,
+                       alone ? onWorkers.load(ordering: .relaxed) == 0 : pending == 0 {
                         service.statistics.onLoop.wrappingAdd(1, ordering: .relaxed)
                         answeredInline = true
+                        busyUntil.store(Double.infinity.bitPattern, ordering: .relaxed)
                         if let reply = job() { connection.enqueue(reply, limit: limit) }
+                        busyUntil.store((Statistics.now() + Self.busyLingerSeconds).bitPattern, ordering: .relaxed)
                         service.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
                         continue
                     }
@@ -456,7 +578,7 @@ final class EventLoop: @unchecked Sendable {
                         if let reply = job() { connection.enqueue(reply, limit: limit) }
                         onWorkers.wrappingSubtract(1, ordering: .relaxed)
                         service.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
-                        if connection.finishRequest(ordered: false, maxPending: maxPending) { markDirty(connection.token) }
+                        if connection.finishRequest(ordered: false, maxPending: maxPending) { group.markDirty(connection) }
                     }
                 case .ordered(let job):
                     connection.shared.withLock { $0.pending += 1; $0.ordered = true }
@@ -465,7 +587,7 @@ final class EventLoop: @unchecked Sendable {
                         if let reply = job() { connection.enqueue(reply, limit: limit) }
                         onWorkers.wrappingSubtract(1, ordering: .relaxed)
                         service.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
-                        if connection.finishRequest(ordered: true, maxPending: maxPending) { markDirty(connection.token) }
+                        if connection.finishRequest(ordered: true, maxPending: maxPending) { group.markDirty(connection) }
                     }
                 }
             }
@@ -516,10 +638,13 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Deadlines: half-sent messages and output the client does not take.
+    /// Deadlines: half-sent messages and output the client does not take. Also counts the
+    /// active connections (`activeConnections`).
     private func sweep(now: Double) {
         let partialLimit = configuration.partialMessageSeconds
         let sendLimit = configuration.sendTimeoutSeconds
+        activeConnections.store(connections.values.reduce(0) { $0 + (now - $1.lastAskedAt < Self.activeSeconds ? 1 : 0) },
+                                ordering: .relaxed)
         for connection in Array(connections.values) {
             if let since = connection.partialSince, !connection.readClosed, now - since > partialLimit {
                 Log.info("dropping a connection: a message stayed incomplete for \(partialLimit) s")

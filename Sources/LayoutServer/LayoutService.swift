@@ -481,7 +481,8 @@ public final class LayoutService: Sendable {
                        "uptimeSeconds": .number((Statistics.now() - statistics.started).rounded())],
             "connections": ["open": .number(Double(connections.load(ordering: .relaxed))),
                             "limit": .number(Double(configuration.maxConnections)),
-                            "perLoop": .array((loopConnections.withLock { $0 }?() ?? []).map { .number(Double($0)) })],
+                            "perLoop": .array((loopConnections.withLock { $0 }?() ?? []).map { .number(Double($0)) }),
+                            "moved": .number(Double(statistics.movedConnections.load(ordering: .relaxed)))],
             "requests": statistics.json,
             "caches": [
                 "fallbackLists": Self.cacheJSON(count: fontCaches.fallbackLists, lookups.fallbackLists),

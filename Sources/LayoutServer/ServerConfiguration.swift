@@ -54,10 +54,10 @@ public struct ServerConfiguration: Sendable {
 
     public init() {}
 
-    /// The event loops to run: `eventLoops`, or when 0 twice the online cores, 2 to 8.
+    /// The event loops to run: `eventLoops`, or when 0 one per online core, 2 to 8.
     public var eventLoopCount: Int {
         if eventLoops > 0 { return eventLoops }
-        return min(8, max(2, 2 * sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        return min(8, max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
 
     /// One line per option and its value, for `layoutd --check-config`.

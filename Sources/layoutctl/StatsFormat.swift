@@ -20,7 +20,8 @@ func formatStats(_ s: JSONValue) -> String {
     out.append("\(server?["name"]?.stringValue ?? "layoutd") \(server?["version"]?.stringValue ?? "?"), up \(n(server?["uptimeSeconds"])) s")
     let perLoop = (s["connections"]?["perLoop"]?.arrayValue ?? []).map { n($0) }
     out.append(label("connections") + "\(n(s["connections"]?["open"])) open (limit \(n(s["connections"]?["limit"])))"
-               + (perLoop.isEmpty ? "" : "; per event loop \(perLoop.joined(separator: ", "))"))
+               + (perLoop.isEmpty ? "" : "; per event loop \(perLoop.joined(separator: ", "))")
+               + (s["connections"]?["moved"] == nil ? "" : "; \(n(s["connections"]?["moved"])) moved between loops"))
     let r = s["requests"]
     let latency = r?["latencyMs"]
     out.append(label("requests") + "\(n(r?["total"])) total, \(n(r?["errors"])) errors; latency ms p50 \(n(latency?["p50"])), "
