@@ -529,9 +529,9 @@ final class EventLoop: @unchecked Sendable {
         // Answering on the loop stops after a few milliseconds per call (a client pipelining
         // many short requests gets the workers for the rest).
         let inlineUntil = Statistics.now() + 0.005
-        var pending = 0
-        while ({ pending = connection.shared.withLock({ $0.pending }); return pending < maxPending }()), !connection.orderedRunning,
-              let frame = connection.framer.nextFrame() {
+        while true {
+            let pending = connection.shared.withLock { $0.pending }
+            guard pending < maxPending, !connection.orderedRunning, let frame = connection.framer.nextFrame() else { break }
             switch frame {
             case .oversized:
                 let error = RPCError(.invalidRequest, "invalid request: message exceeds \(configuration.maxMessageBytes) bytes; the connection is closed")
@@ -557,11 +557,12 @@ final class EventLoop: @unchecked Sendable {
                     // served in parallel. Anything else goes to the workers, so the loop stays
                     // responsive and clients sharing it are served in parallel too.
                     //
-                    // Also answered here while every other core has a request of its own
-                    // (as many others in flight as there are other cores, at least one): a
-                    // worker would find no core free, so handing it over buys no parallelism
-                    // and costs the two wake-ups. So two clients sharing a loop, while the
-                    // other loops are busy, are answered by their loop in turn.
+                    // Also answered here, the connection having none of its requests on the
+                    // workers (so its answers keep their order), while every other core has
+                    // work (`othersKeepTheCoresBusy`): a worker would find no core free, so
+                    // handing it over buys no parallelism and costs the two wake-ups. So
+                    // clients sharing a loop while the other loops are busy are answered by
+                    // their loop in turn.
                     if quick, alone || othersKeepTheCoresBusy(now: now), now < inlineUntil, bytes.count <= Self.inlineMessageBytes,
                        alone ? onWorkers.load(ordering: .relaxed) == 0 : pending == 0 {
                         service.statistics.onLoop.wrappingAdd(1, ordering: .relaxed)

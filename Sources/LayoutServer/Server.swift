@@ -7,7 +7,8 @@ import Glibc
 #endif
 
 /// Accepts connections on a listening socket and serves them from a few event loops
-/// (`EventLoop`, epoll; each connection stays on one): line-framed JSON-RPC messages, routed
+/// (`EventLoop`, epoll; each connection on one, moved to another only to even out busy
+/// clients): line-framed JSON-RPC messages, routed
 /// by `LayoutService.route` either answered at once (in the order sent) or run on the loop or
 /// the worker pool (answers may come out of order). The shared `LayoutService` does the
 /// work; the server owns only sockets and counts.

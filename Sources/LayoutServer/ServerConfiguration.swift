@@ -44,8 +44,9 @@ public struct ServerConfiguration: Sendable {
     public var maxRetainedBytes = 256 << 20
     /// Shaped words kept across requests (the shape cache); 0 turns it off.
     public var shapeCacheEntries = 20_000
-    /// Event loop threads connections are spread over (0: twice the cores, 2 to 8). A
-    /// client alone on its loop has its short requests answered there, without a worker.
+    /// Event loop threads connections are spread over (0: one per core, 2 to 8). A loop
+    /// answers short requests itself, without a worker, when their client is alone on it or
+    /// the other cores have work; busy clients are moved to even the loops out.
     public var eventLoops = 0
     /// Plugins: folders, built-in ones, options, probing.
     public var plugins = PluginSettings()
