@@ -75,6 +75,7 @@ extension LayoutService {
         }
         let diff = lineDiff(old.layout.lines, new.layout.lines, textDelta: text.count - old.text.count,
                             knownSame: new.layout.unchangedLeadingLines)
+        LayoutStore.releaseLater(consume old)
         let changedOnly = try reader.choice("result", ["full", "changed"]) == "changed"
         var result = self.result(new, session: session, handle: handle, lines: changedOnly ? diff.first..<(diff.first + diff.added) : nil).wireJSON
         if case .object(var members) = result {

@@ -1,3 +1,4 @@
+import Dispatch
 import LayoutEngine
 import LayoutProtocol
 import Synchronization
@@ -151,14 +152,29 @@ final class LayoutStore: Sendable {
         }
     }
 
-    /// Frees `handle`; false when it was not there.
+    /// Frees `handle`; false when it was not there. (The layout itself is freed off the
+    /// request's path and outside the store's lock: `releaseLater`.)
     func release(_ handle: String) -> Bool {
-        state.withLock { s in
-            guard let entry = s.entries.removeValue(forKey: handle) else { return false }
+        let removed = state.withLock { s -> RetainedLayout? in
+            guard let entry = s.entries.removeValue(forKey: handle) else { return nil }
             s.bytes -= entry.layout.bytes
-            return true
+            return entry.layout
         }
+        guard let removed else { return false }
+        Self.releaseLater(removed)
+        return true
     }
+
+    /// Drops the caller's reference to `layout` on another thread, so that freeing it —
+    /// every line's runs and glyphs, one block at a time, as long as laying out part of it
+    /// again — does not hold up the answer to the request that let it go (an `update`'s
+    /// previous layout, a `release`d one). The caller must hand over its last reference
+    /// (`consume`); a query still holding the layout frees it when it finishes, as before.
+    static func releaseLater(_ layout: consuming RetainedLayout) {
+        let layout = layout
+        releases.async { withExtendedLifetime(layout) {} }
+    }
+    private static let releases = DispatchQueue(label: "layoutd.releases")
 
     /// Runs `body` holding `handle`'s update lock (updates of one handle from several
     /// connections run one after another, each on the layout the previous one left); nil when
