@@ -452,6 +452,11 @@ struct LayoutRun {
         // Kept paragraphs take their lines as placed here (see `storePlacedLines`).
         let keepsLines = !reusable.isEmpty
         var moved = [Bool](repeating: false, count: keepsLines ? lines.count : 0)
+        // Lines taken as they are whose runs are moved, not copied, from `lines` to their box
+        // once nothing else reads them (below): a copy would retain each line's runs here and
+        // release them again when `lines` goes, two writes to a block per line of every
+        // paragraph an `update` takes over (most of a streamed append's time).
+        var runsToMove: [Int] = []
         let room = reserved, wantsRuns = self.wantsRuns, truncated = self.truncated
         // Through the buffer, fields are read in place: copying a whole line costs a retain.
         lines.withUnsafeMutableBufferPointer { lines in
@@ -470,8 +475,17 @@ struct LayoutRun {
                 let x = slot.x + offset
                 usedWidth = max(usedWidth, lines[i].box.width + room[i])
                 if x == lines[i].placedX, x == lines[i].box.x, wantsRuns, !truncated {
-                    // Placed before (a paragraph taken over from the previous layout): as it is.
-                    boxes.append(lines[i].box)
+                    // Already where it goes (a paragraph taken over from the previous layout, or
+                    // a line at x 0 as assembled): as it is, its runs moved over below. (Field
+                    // by field: a copy of the box would retain its runs.)
+                    let b = lines.baseAddress! + i
+                    boxes.append(LineBox(start: b.pointee.box.start, end: b.pointee.box.end, x: b.pointee.box.x,
+                                         y: b.pointee.box.y, width: b.pointee.box.width, height: b.pointee.box.height,
+                                         baseline: b.pointee.box.baseline, ascent: b.pointee.box.ascent,
+                                         descent: b.pointee.box.descent, isRTL: b.pointee.box.isRTL,
+                                         hyphenated: b.pointee.box.hyphenated, showsToken: b.pointee.box.showsToken,
+                                         endsParagraph: b.pointee.box.endsParagraph, runs: []))
+                    runsToMove.append(i)
                     continue
                 }
                 var box = lines[i].box
@@ -498,6 +512,8 @@ struct LayoutRun {
             }
         }
         if keepsLines { storePlacedLines(moved: moved) }
+        // (`storePlacedLines` was the last to read `lines`' runs.)
+        for i in runsToMove { swap(&boxes[i].runs, &lines[i].box.runs) }
         // Leading paragraphs taken over where they were, none of whose lines moved.
         var unchangedLeadingLines = 0
         for kept in reusableLines {
