@@ -23,6 +23,8 @@ extension LayoutService {
         guard edits.count <= Self.maxEditsPerUpdate else {
             throw .invalidParams(field: "edits", "has more than \(Self.maxEditsPerUpdate) edits")
         }
+        // Read before anything is applied: a bad value refuses the update whole.
+        let changedOnly = try reader.choice("result", ["full", "changed"]) == "changed"
         // Each edit applies to the text as the edits before it left it (as LSP's didChange).
         var text = old.text
         var spans = old.built.spans
@@ -76,7 +78,6 @@ extension LayoutService {
         let diff = lineDiff(old.layout.lines, new.layout.lines, textDelta: text.count - old.text.count,
                             knownSame: new.layout.unchangedLeadingLines)
         LayoutStore.releaseLater(consume old)
-        let changedOnly = try reader.choice("result", ["full", "changed"]) == "changed"
         var result = self.result(new, session: session, handle: handle, lines: changedOnly ? diff.first..<(diff.first + diff.added) : nil).wireJSON
         if case .object(var members) = result {
             members.append(("diff", ["firstLine": .number(Double(diff.first)), "removed": .number(Double(diff.removed)),

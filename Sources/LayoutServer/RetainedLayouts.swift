@@ -161,7 +161,7 @@ final class LayoutStore: Sendable {
             return entry.layout
         }
         guard let removed else { return false }
-        Self.releaseLater(removed)
+        Self.releaseLater(consume removed)
         return true
     }
 

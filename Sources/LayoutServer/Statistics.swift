@@ -22,7 +22,7 @@ final class Statistics: Sendable {
     /// Requests an event loop answered itself (short ones while one client asks alone on it; see
     /// `EventLoop.processFrames`), of `total`.
     let onLoop = Atomic<Int>(0)
-    /// Connections an event loop moved to a quiet one (see `EventLoop.moveIfCrowded`).
+    /// Connections an event loop moved to a less busy one (see `EventLoop.moveIfCrowded`).
     let movedConnections = Atomic<Int>(0)
     let started = Statistics.now()
 

@@ -112,6 +112,14 @@ import Testing
             #expect(reply["error"]?["data"]?["field"] == .string(field), "\(method): \(JSONWriter.string(reply))")
             #expect(reply["error"]?["message"]?.stringValue?.contains("inside a character") == true)
         }
+        // An update whose `result` is not one of the choices is refused whole: the edit is not
+        // applied (it once was, with the error answered after it).
+        let refused = try client.call("update", ["handle": .string(handle), "result": "some",
+                                                 "edits": [["start": 0, "end": 0, "text": "x"]]])
+        #expect(refused["error"]?["data"]?["field"] == "result", "\(JSONWriter.string(refused))")
+        let kept = try client.result("selectedText", ["layouts": [["handle": .string(handle)]],
+                                                      "start": ["layout": 0, "index": 0], "end": ["layout": 0, "index": 4]])
+        #expect(kept["text"] == "a😀b", "the text after a refused update: \(JSONWriter.string(kept))")
         let widened = try #require(LayoutResult(json: client.result("layout", [
             "text": "a😀b", "spans": [["start": 2, "end": 3, "link": "https://x"]]])))
         #expect(widened.regions.first.map { ($0.start, $0.end) } ?? (0, 0) == (1, 3))
