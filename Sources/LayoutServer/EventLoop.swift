@@ -568,8 +568,11 @@ final class EventLoop: @unchecked Sendable {
                         service.statistics.onLoop.wrappingAdd(1, ordering: .relaxed)
                         answeredInline = true
                         busyUntil.store(Double.infinity.bitPattern, ordering: .relaxed)
-                        if let reply = job() { connection.enqueue(reply, limit: limit) }
+                        let reply = job()
+                        // (Before the answer goes out: its client's next request must not find
+                        // this loop still marked as answering.)
                         busyUntil.store((Statistics.now() + Self.busyLingerSeconds).bitPattern, ordering: .relaxed)
+                        if let reply { connection.enqueue(reply, limit: limit) }
                         service.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
                         continue
                     }

@@ -223,7 +223,7 @@ struct EventLoopTests {
         var now = try stats()
         let initial = now.perLoop
         #expect(initial.sorted() == [1, 2])
-        for round in 0..<300 {
+        for round in 0..<600 {   // (a move comes within a few sweeps; this is a generous bound)
             for client in [a, c] { #expect(try client.result("layout", params) == expected) }
             usleep(2_000)
             if round % 20 == 19 {
