@@ -194,7 +194,7 @@ final class EventLoop: @unchecked Sendable {
     /// Connections this loop serves or has been handed (read by the accepting loop).
     let connectionCount = Atomic<Int>(0)
     /// Requests of this loop's connections queued or running on the workers.
-    fileprivate let onWorkers = Atomic<Int>(0)
+    private let onWorkers = Atomic<Int>(0)
     /// False for a loop whose thread could not start: it is handed no connections.
     private let taking = Atomic<Bool>(true)
     var takesConnections: Bool { taking.load(ordering: .relaxed) }
@@ -242,11 +242,12 @@ final class EventLoop: @unchecked Sendable {
     /// 50 µs; 500 µs took nothing more.)
     static let pollSeconds = 0.000_2
 
-    /// Whether `token`'s connection is the only one of this loop that sent requests in the
-    /// last 50 ms (a new connection on a quiet loop is, from its first request), and the time
-    /// now. Notes this request, and this loop as the group's last asked (for polling, see
-    /// `run`).
-    private func askingAlone(_ token: UInt64) -> (Bool, Double) {
+    /// Whether `connection` is the only one of this loop that sent requests in the last 50 ms
+    /// (a new connection on a quiet loop is, from its first request), and the time now.
+    /// Notes this request (also on the connection, for `activeConnections`), and this loop as
+    /// the group's last asked (for polling, see `run`).
+    private func askingAlone(_ connection: ClientConnection) -> (Bool, Double) {
+        let token = connection.token
         let now = Statistics.now()
         if group.lastAskedLoop.load(ordering: .relaxed) != index {
             group.lastAskedLoop.store(index, ordering: .relaxed)
@@ -257,17 +258,21 @@ final class EventLoop: @unchecked Sendable {
             lastAsker = token
         }
         lastAskedAt = now
+        connection.lastAskedAt = now
         return (now - othersLastAskedAt >= 0.05, now)
     }
-
-    /// The cores this machine has online (at least 1).
-    static let onlineCores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 
     /// Until when (a `Statistics.now()` time's bit pattern; +∞ while it answers one) this
     /// loop counts as busy answering requests itself: a loop that just answered one is
     /// likely to get its client's next within a moment (`busyLingerSeconds`).
-    fileprivate let busyUntil = Atomic<UInt64>(0)
+    private let busyUntil = Atomic<UInt64>(0)
     static let busyLingerSeconds = 0.000_2
+
+    /// Whether the loop is answering a request itself at `now`, or answered one within
+    /// `busyLingerSeconds` before (read by the other loops).
+    private func isAnswering(at now: Double) -> Bool {
+        Double(bitPattern: busyUntil.load(ordering: .relaxed)) > now
+    }
 
     /// Whether every other core has work: requests on the workers (queued or running) and
     /// the other loops busy answering (`busyUntil`) are at least as many as the other cores
@@ -276,9 +281,9 @@ final class EventLoop: @unchecked Sendable {
         var busy = 0
         for loop in group.loops where loop !== self {
             busy += loop.onWorkers.load(ordering: .relaxed)
-            if Double(bitPattern: loop.busyUntil.load(ordering: .relaxed)) > now { busy += 1 }
+            if loop.isAnswering(at: now) { busy += 1 }
         }
-        return busy >= max(1, Self.onlineCores - 1)
+        return busy >= max(1, ServerConfiguration.onlineCores - 1)
     }
 
     /// Marks a connection for the loop's attention (from any thread) and wakes it.
@@ -452,7 +457,7 @@ final class EventLoop: @unchecked Sendable {
         guard now - lastMovedAt >= Self.movePauseSeconds else { return false }
         var target: EventLoop?, fewest = Int.max
         for loop in group.loops where loop !== self && loop.takesConnections && loop.onWorkers.load(ordering: .relaxed) == 0
-                                      && Double(bitPattern: loop.busyUntil.load(ordering: .relaxed)) <= now {
+                                      && !loop.isAnswering(at: now) {
             let active = loop.activeConnections.load(ordering: .relaxed)
             if active < fewest { target = loop; fewest = active }
         }
@@ -542,8 +547,7 @@ final class EventLoop: @unchecked Sendable {
             case .line(let bytes):
                 // In flight from here until its answer is queued (SIGTERM's drain waits for it).
                 service.inFlight.wrappingAdd(1, ordering: .sequentiallyConsistent)
-                let (alone, now) = askingAlone(connection.token)
-                connection.lastAskedAt = now
+                let (alone, now) = askingAlone(connection)
                 switch service.route(line: bytes, session: connection.session) {
                 case .reply(let reply):
                     if let reply { connection.enqueue(reply, limit: limit) }

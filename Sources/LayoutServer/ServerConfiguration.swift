@@ -58,8 +58,11 @@ public struct ServerConfiguration: Sendable {
     /// The event loops to run: `eventLoops`, or when 0 one per online core, 2 to 8.
     public var eventLoopCount: Int {
         if eventLoops > 0 { return eventLoops }
-        return min(8, max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        return min(8, max(2, Self.onlineCores))
     }
+
+    /// The cores this machine has online (at least 1), read once.
+    static let onlineCores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 
     /// One line per option and its value, for `layoutd --check-config`.
     public var summary: String {

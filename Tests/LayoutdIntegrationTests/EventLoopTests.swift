@@ -12,6 +12,22 @@ func procStatus(_ pid: Int32, _ key: String) -> Int? {
     return nil
 }
 
+/// What `stats` says of the event loops: requests answered on a loop, open connections per
+/// loop, connections moved between loops (-1 for a number missing).
+struct LoopStats {
+    var onLoop: Double
+    var perLoop: [Int]
+    var moved: Double
+}
+
+/// `stats` asked by `client`, the loops' part of it.
+func loopStats(_ client: Client) throws -> LoopStats {
+    let s = try client.result("stats")
+    return LoopStats(onLoop: s["requests"]?["onLoop"]?.doubleValue ?? -1,
+                     perLoop: (s["connections"]?["perLoop"]?.arrayValue ?? []).compactMap(\.intValue),
+                     moved: s["connections"]?["moved"]?.doubleValue ?? -1)
+}
+
 /// Three clients on a daemon of two event loops, two of them sharing a loop: `sharing` (the
 /// pair) and `other` (alone on the other loop). Which loop a connection lands on depends on
 /// the connections open when it is accepted (the daemon's readiness probe may still be), so
@@ -23,8 +39,7 @@ func threeClientsOnTwoLoops(_ daemon: Daemon) throws -> (sharing: [Client], othe
         let client = try daemon.connect()
         var now = perLoop
         for _ in 0..<200 {
-            let s = try client.result("stats")
-            now = (s["connections"]?["perLoop"]?.arrayValue ?? []).compactMap(\.intValue)
+            now = try loopStats(client).perLoop
             if now.count == 2, now.reduce(0, +) == clients.count + 1 { break }
             usleep(10_000)
         }
@@ -130,21 +145,16 @@ struct EventLoopTests {
         let daemon = try Daemon(limits: #"{"eventLoops": 2}"#)
         defer { daemon.stop() }
         let (pair, lone) = try threeClientsOnTwoLoops(daemon)
-        func stats(_ client: Client) throws -> (onLoop: Double, perLoop: [Int]) {
-            let s = try client.result("stats")
-            return (s["requests"]?["onLoop"]?.doubleValue ?? -1,
-                    (s["connections"]?["perLoop"]?.arrayValue ?? []).compactMap(\.intValue))
-        }
         let params: JSONValue = ["text": "A short paragraph, answered quickly.", "width": 120]
         let expected = try lone.result("layout", params)
         usleep(60_000)   // the pair's `stats` while connecting: 60 ms ago
-        let before = try stats(lone)
+        let before = try loopStats(lone)
         #expect(before.perLoop.sorted() == [1, 2], "connections per loop: \(before.perLoop)")
         for i in 0..<40 {
             #expect(try (i % 2 == 0 ? pair[0] : lone).result("layout", params) == expected)
             usleep(3_000)
         }
-        let inTurn = try stats(lone)
+        let inTurn = try loopStats(lone)
         #expect(inTurn.onLoop - before.onLoop >= 24, "\(inTurn.onLoop - before.onLoop) of 40 answered on the loops")
         // In the order pair, lone: right after the lone client's answer its loop counts as
         // busy a moment, and a request of the pair then would be answered on their loop, as
@@ -153,7 +163,7 @@ struct EventLoopTests {
             for client in pair + [lone] { #expect(try client.result("layout", params) == expected) }
             usleep(3_000)
         }
-        let shared = try stats(lone)
+        let shared = try loopStats(lone)
         let answered = shared.onLoop - inTurn.onLoop
         #expect(answered >= 14 && answered <= 22, "\(answered) of 60 answered on the loops (20 of them the lone client's)")
         #expect(shared.perLoop == before.perLoop, "connections per loop: \(shared.perLoop)")
@@ -170,13 +180,7 @@ struct EventLoopTests {
         let (a, c) = (pair[0], pair[1])
         let params: JSONValue = ["text": "A short paragraph, answered quickly.", "width": 120]
         let expected = try a.result("layout", params)
-        func stats() throws -> (onLoop: Double, perLoop: [Int], moved: Double) {
-            let s = try a.result("stats")
-            return (s["requests"]?["onLoop"]?.doubleValue ?? -1,
-                    (s["connections"]?["perLoop"]?.arrayValue ?? []).compactMap(\.intValue),
-                    s["connections"]?["moved"]?.doubleValue ?? -1)
-        }
-        let perLoop = try stats().perLoop
+        let perLoop = try loopStats(a).perLoop
         // Long requests (over the 16 KiB a loop answers itself), sent without waiting, more
         // of them as the test goes on: the busy client's loop keeps requests on the workers.
         let long = String(repeating: "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ", count: 400)
@@ -189,12 +193,12 @@ struct EventLoopTests {
             }
         }
         try sendLong(20)
-        let before = try stats()
+        let before = try loopStats(a)
         for i in 0..<40 {
             if i % 10 == 9 { try sendLong(10) }
             #expect(try (i % 2 == 0 ? a : c).result("layout", params) == expected)
         }
-        let after = try stats()
+        let after = try loopStats(a)
         #expect(after.onLoop - before.onLoop >= 30, "\(after.onLoop - before.onLoop) of 40 answered on their loop")
         #expect(after.perLoop == perLoop && after.moved == 0, "connections stay where they are: \(after.perLoop), moved \(after.moved)")
         for _ in 0..<sent {
@@ -214,20 +218,14 @@ struct EventLoopTests {
         let (a, c) = (pair[0], pair[1])
         let params: JSONValue = ["text": "A short paragraph, answered quickly.", "width": 120]
         let expected = try a.result("layout", params)
-        func stats() throws -> (onLoop: Double, perLoop: [Int], moved: Double) {
-            let s = try a.result("stats")
-            return (s["requests"]?["onLoop"]?.doubleValue ?? -1,
-                    (s["connections"]?["perLoop"]?.arrayValue ?? []).compactMap(\.intValue),
-                    s["connections"]?["moved"]?.doubleValue ?? -1)
-        }
-        var now = try stats()
+        var now = try loopStats(a)
         let initial = now.perLoop
         #expect(initial.sorted() == [1, 2])
         for round in 0..<600 {   // (a move comes within a few sweeps; this is a generous bound)
             for client in [a, c] { #expect(try client.result("layout", params) == expected) }
             usleep(2_000)
             if round % 20 == 19 {
-                now = try stats()
+                now = try loopStats(a)
                 if now.moved >= 1 { break }
             }
         }
@@ -238,7 +236,7 @@ struct EventLoopTests {
             for client in [a, c] { #expect(try client.result("layout", params) == expected) }
             usleep(3_000)
         }
-        let later = try stats()
+        let later = try loopStats(a)
         #expect(later.onLoop - now.onLoop >= 30, "\(later.onLoop - now.onLoop) of 40 answered on the loops")
         #expect(later.moved == 1, "no more moves once spread: \(later.moved)")
         #expect(try quiet.result("ping")["pong"] == true)
