@@ -180,6 +180,29 @@ public final class ShapeCache: @unchecked Sendable {
             place(entries.count - 1)
         }
 
+        /// Calls `body` with each kept word: when it was last used (this shard's clock), its
+        /// context number and edge flags, its text and its glyphs (for `ShapeCache.keptWords`).
+        func forEachWord(_ body: (_ tick: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>,
+                                  _ glyphs: UnsafeBufferPointer<ShapedGlyph>) -> Void) {
+            glyphs.withUnsafeBufferPointer { glyphs in
+                texts.withUnsafeBufferPointer { texts in
+                    for entry in entries {
+                        let words = UnsafeBufferPointer(rebasing: glyphs[Int(entry.glyphStart)..<(Int(entry.glyphStart) + Int(entry.glyphCount))])
+                        if entry.textStart >= 0 {
+                            body(entry.tick, entry.context, entry.flags,
+                                 UnsafeBufferPointer(rebasing: texts[Int(entry.textStart)..<(Int(entry.textStart) + Int(entry.length))]), words)
+                        } else {
+                            withUnsafeBytes(of: entry.packed) { raw in
+                                body(entry.tick, entry.context, entry.flags,
+                                     UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt16.self), count: Int(entry.length)),
+                                     words)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
         /// Counts a lookup that did not find its word, made without `find`.
         mutating func countMiss() { misses += 1 }
 
@@ -341,6 +364,48 @@ public final class ShapeCache: @unchecked Sendable {
         if cleared { removeAll() }
         return number
     }
+
+    /// A kept word as `keptWords` lists it (for the kept-words file, `ShapeCacheFile.swift`).
+    struct KeptWord {
+        var tick: UInt64
+        var context: Int
+        var flags: UInt8
+        var text: [UInt16]
+        var glyphs: [ShapedGlyph]
+    }
+
+    /// Every word kept, with the contexts they were shaped in, least recently used first
+    /// (by each shard's clock: the shards see words of every kind alike, so their clocks
+    /// run about together). Each shard is read under its lock; words kept meanwhile by
+    /// other threads may or may not be listed.
+    func keptWords() -> (contexts: [Int: Context], words: [KeptWord]) {
+        var contextsByNumber: [Int: Context] = [:]
+        for (context, number) in contexts.withLock({ $0.table }) { contextsByNumber[number] = context }
+        var words: [KeptWord] = []
+        for i in 0..<Self.shardCount {
+            shards[i].withLock { shard in
+                shard.forEachWord { tick, context, flags, text, glyphs in
+                    guard contextsByNumber[Int(context)] != nil else { return }
+                    words.append(KeptWord(tick: tick, context: Int(context), flags: flags, text: Array(text), glyphs: Array(glyphs)))
+                }
+            }
+        }
+        words.sort { $0.tick < $1.tick }
+        return (contextsByNumber, words)
+    }
+
+    /// Keeps a word read back from a kept-words file, shaped in `context` (a number from
+    /// `contextNumber`), as `keep` would (not counted as a lookup; a word kept already is
+    /// left as it is).
+    func restore(context: Int, flags: UInt8, text: UnsafeBufferPointer<UInt16>, glyphs: ArraySlice<ShapedGlyph>) {
+        let key = key(context: context, bot: flags & 1 != 0, eot: flags & 2 != 0, text: text)
+        shards[key.shard].withLock { $0.insert(key.hash, key.context, key.flags, text, key.packed, glyphs) }
+        restoredWords.add(1, ordering: .relaxed)
+    }
+
+    /// Words read back from a kept-words file since start (`stats`).
+    private let restoredWords = Atomic<Int>(0)
+    public var wordsRestored: Int { restoredWords.load(ordering: .relaxed) }
 
     /// Drops every word kept (counters and context numbers stay): the next layouts shape
     /// their words afresh, as for text never seen. (engine-bench times that.)

@@ -20,6 +20,29 @@ public enum Files {
         }
     }
 
+    /// Writes `bytes` as the file at `path`, whole or not at all: into a new file beside it
+    /// (mode `mode`), flushed to disk, then renamed over it. Fails with the errno of the
+    /// call at fault (the new file removed).
+    public static func replace(_ path: String, with bytes: [UInt8], mode: mode_t = 0o600) throws {
+        let temporary = "\(path).\(getpid()).new"
+        do {
+            let fd = FileDescriptor(adopting: try syscall("create \(temporary)") {
+                open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+            })
+            var written = 0
+            while written < bytes.count {
+                written += try bytes.withUnsafeBytes { raw in
+                    try syscall("write \(temporary)") { Glibc.write(fd.rawValue, raw.baseAddress! + written, raw.count - written) }
+                }
+            }
+            _ = try syscall("fsync \(temporary)") { fsync(fd.rawValue) }
+            _ = try syscall("rename \(temporary) to \(path)") { rename(temporary, path) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+    }
+
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
     /// The folder part of a path ("." when there is none).

@@ -140,6 +140,7 @@ public final class LayoutService: Sendable {
     /// Re-reads the configuration and rescans the fonts, then swaps them in; connections stay
     /// open, requests in flight finish with what they started with. Clients that asked for it
     /// get `fontsChanged` when the font fingerprint changed. Returns the new fingerprint.
+    /// When no font changed, the shaped words are carried over into the new engine.
     /// Retained layouts keep the fonts they were made with; store limits keep their values.
     public func reload() throws(RPCError) -> String {
         guard let reloader else { throw RPCError(.serverError, "this daemon was started without a configuration to reload") }
@@ -148,6 +149,8 @@ public final class LayoutService: Sendable {
         do { made = try reloader() } catch {
             throw RPCError(.serverError, "reload failed, the previous configuration stays: \(error)")
         }
+        // Words shaped with the same fonts shape the same: the new engine starts with them.
+        Self.carryKeptWords(from: engine, to: made.0)
         if let pluginLoader {
             let fresh = pluginLoader(made.1)
             pluginSet.withLock { $0 = fresh }
@@ -489,7 +492,8 @@ public final class LayoutService: Sendable {
                 "fontFaces": Self.cacheJSON(count: fontCaches.faces, lookups.faces),
                 "shapedWords": .object((Self.cacheJSON(count: engine.shapeCache.count, engine.shapeCache.lookupCounts).objectMembers ?? [])
                                        + [("maxCount", .number(Double(engine.shapeCache.capacity))),
-                                          ("shapedTogether", .number(Double(engine.shapeCache.wordsShapedTogether)))]),
+                                          ("shapedTogether", .number(Double(engine.shapeCache.wordsShapedTogether))),
+                                          ("restored", .number(Double(engine.shapeCache.wordsRestored)))]),
                 "retainedLayouts": .object((Self.cacheJSON(count: retained.count, store.lookups.snapshot).objectMembers ?? []) + [
                     ("bytes", .number(Double(retained.bytes))), ("evicted", .number(Double(retained.evicted))),
                     ("maxCount", .number(Double(configuration.maxRetainedLayouts))),

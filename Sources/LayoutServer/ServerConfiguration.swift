@@ -44,6 +44,11 @@ public struct ServerConfiguration: Sendable {
     public var maxRetainedBytes = 256 << 20
     /// Shaped words kept across requests (the shape cache); 0 turns it off.
     public var shapeCacheEntries = 20_000
+    /// Where the shape cache is kept across restarts (written at a clean stop, read back at
+    /// start); nil: not kept. Default: `shaped-words` in systemd's `$CACHE_DIRECTORY` (the
+    /// unit's `CacheDirectory=`) when set, else not kept; the file's key `shapeCacheFile`
+    /// names another ("" for none).
+    public var shapeCacheFile: String? = ServerConfiguration.defaultShapeCacheFile()
     /// Event loop threads connections are spread over (0: one per core, 2 to 8). A loop
     /// answers short requests itself, without a worker, when their client is alone on it or
     /// the other cores have work; busy clients are moved to even the loops out.
@@ -59,6 +64,14 @@ public struct ServerConfiguration: Sendable {
     public var eventLoopCount: Int {
         if eventLoops > 0 { return eventLoops }
         return min(8, max(2, Self.onlineCores))
+    }
+
+    /// `shaped-words` in the first folder of `$CACHE_DIRECTORY` (which systemd sets for a
+    /// unit's `CacheDirectory=`), or nil.
+    static func defaultShapeCacheFile() -> String? {
+        guard let value = getenv("CACHE_DIRECTORY").map({ String(cString: $0) }),
+              let folder = value.split(separator: ":").first, !folder.isEmpty else { return nil }
+        return "\(folder)/shaped-words"
     }
 
     /// The cores this machine has online (at least 1), read once.
@@ -80,6 +93,7 @@ public struct ServerConfiguration: Sendable {
         var lines = [
             "fontConfig: \(fontConfig ?? "(the system's fontconfig)")",
             "defaultFont: \(defaultFamily) \(defaultSize)",
+            "shapeCacheFile: \(shapeCacheFile ?? "(none: the shape cache is not kept across restarts)")",
             "allowedUids: \(allowedUIDs.sorted().map(String.init).joined(separator: ", "))",
         ]
         lines += limits.map { "limits.\($0.0): \($0.1)" }
@@ -101,7 +115,7 @@ public struct ServerConfiguration: Sendable {
 
     /// The keys a configuration file may hold, at the top, in `defaultFont` and in `limits`;
     /// any other key is an error that names it.
-    public static let topLevelKeys = ["fontConfig", "defaultFont", "allowedUids", "limits", "plugins"]
+    public static let topLevelKeys = ["fontConfig", "defaultFont", "shapeCacheFile", "allowedUids", "limits", "plugins"]
     public static let pluginKeys = ["folders", "builtin", "disabled", "options", "probe", "probeSeconds", "callSeconds"]
     public static let defaultFontKeys = ["family", "size"]
     public static let limitKeys = [
@@ -128,6 +142,9 @@ public struct ServerConfiguration: Sendable {
             let reader = try ParamReader(json)
             try reader.rejectUnknownKeys(topLevelKeys)
             if let fc = try reader.string("fontConfig") { config.fontConfig = Files.resolve(fc, relativeTo: base) }
+            if let file = try reader.string("shapeCacheFile") {
+                config.shapeCacheFile = file.isEmpty ? nil : Files.resolve(file, relativeTo: base)
+            }
             if let font = try reader.object("defaultFont") {
                 try font.rejectUnknownKeys(defaultFontKeys)
                 let spec = try FontSpec(font)

@@ -197,6 +197,7 @@ func startSignalThread(_ signals: sigset_t, service: LayoutService, server: Serv
             if !server.drain(seconds: service.configuration.drainSeconds) {
                 Log.warning("requests still running after \(service.configuration.drainSeconds) s; exiting")
             }
+            if let file = service.configuration.shapeCacheFile { service.saveKeptWords(to: file) }
             exit(0)
         }
     } catch {
@@ -237,6 +238,8 @@ func startWatchdog() {
     let plugins = loadPlugins(configuration)
     let service = LayoutService(engine: engine, configuration: configuration, reloader: reloadEngine,
                                 plugins: plugins, pluginLoader: loadPlugins)
+    // The words a previous run shaped, before the first request.
+    if let file = configuration.shapeCacheFile { service.restoreKeptWords(from: file) }
     let server = Server(service: service)
     startSignalThread(stopSignals, service: service, server: server)
     startWatchdog()
