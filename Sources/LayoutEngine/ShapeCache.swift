@@ -344,7 +344,7 @@ public final class ShapeCache: @unchecked Sendable {
     /// Context numbers, never reused (a word shaped under a number a clear forgot can never
     /// be found under another context). Bounded: when full, it and the words are cleared.
     private let contexts = Mutex<(table: [Context: Int], next: Int)>(([:], 0))
-    private static let maxContexts = 4096
+    static let maxContexts = 4096
 
     /// The number of a shaping context (once per run).
     func contextNumber(_ context: Context) -> Int {

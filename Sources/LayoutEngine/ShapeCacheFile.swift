@@ -117,7 +117,9 @@ extension TextLayoutEngine {
             guard shaper == running else { throw KeptWordsError.otherShaper(saved: shaper, running: running) }
             guard try input.string() == fonts.fingerprint else { throw KeptWordsError.fontsChanged }
             // Contexts, each with its face opened (nil: it cannot be, its words are skipped).
-            let contextCount = try input.count(atMost: 1 << 20)
+            // (No more than the cache numbers before it starts over, which would drop the
+            // words read back so far.)
+            let contextCount = try input.count(atMost: ShapeCache.maxContexts)
             var contexts: [(context: ShapeCache.Context, glyphCount: UInt32)?] = []
             for _ in 0..<contextCount {
                 let path = try input.string()

@@ -8,8 +8,17 @@ import Glibc
 /// clean stop, read back at start before READY, so that a restarted daemon answers text it
 /// had seen without shaping its words again.
 extension LayoutService {
-    /// What a kept-words file must have been written by, beside HarfBuzz and the fonts.
-    static let keptWordsStamp = "layoutd \(serverVersion)"
+    /// What a kept-words file must have been written by, beside HarfBuzz and the fonts: this
+    /// version and build of layoutd (the executable's size and modification time), so that
+    /// a rebuilt or upgraded daemon, which may shape otherwise, shapes its words afresh.
+    static let keptWordsStamp: String = {
+        var build = "unknown build"
+        var info = stat()
+        if let executable = Files.executablePath(), stat(executable, &info) == 0 {
+            build = "build \(info.st_size)-\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+        }
+        return "layoutd \(serverVersion), \(build)"
+    }()
 
     /// Reads the kept-words file at `path` into the engine's shape cache, and logs what came
     /// of it: none yet (first start), read back, or not used and why (another layoutd or
@@ -40,9 +49,12 @@ extension LayoutService {
     }
 
     /// Writes the engine's shape cache as the kept-words file at `path` (whole or not at all,
-    /// mode 0600: it holds words of the text laid out), and logs it. Failing (a folder that
+    /// mode 0600: it holds words of the text laid out), and logs it; with the cache off
+    /// (`shapeCacheEntries` 0) writes nothing. Failing (a folder that
     /// is not there or not writable, a full disk), logs a warning and leaves any file there.
     public func saveKeptWords(to path: String) {
+        // (With the cache off there is nothing to keep; a file there is left for a later run.)
+        guard engine.shapeCache.capacity > 0 else { return }
         let bytes = engine.keptWordsFile(stamp: Self.keptWordsStamp)
         do {
             try Files.replace(path, with: bytes)

@@ -15,15 +15,16 @@ struct KeptWordsIntegrationTests {
         var wordsPath: String { "\(folder)/words" }
         var configPath: String { "\(folder)/layoutd.json" }
 
-        init(fontConfig: String = "\(repositoryRoot)/config/fonts.conf") throws {
+        init(fontConfig: String = "\(repositoryRoot)/config/fonts.conf", limits: String = "{}") throws {
             folder = try FileManager.default.url(for: .itemReplacementDirectory, in: .userDomainMask,
                                                  appropriateFor: URL(fileURLWithPath: NSTemporaryDirectory()), create: true).path
-            try writeConfig(fontConfig: fontConfig)
+            try writeConfig(fontConfig: fontConfig, limits: limits)
         }
 
-        func writeConfig(fontConfig: String) throws {
+        func writeConfig(fontConfig: String, limits: String = "{}") throws {
             // (Relative: resolved against the configuration's folder.)
-            try #"{"fontConfig": "\#(fontConfig)", "shapeCacheFile": "words"}"#.write(toFile: configPath, atomically: true, encoding: .utf8)
+            try #"{"fontConfig": "\#(fontConfig)", "shapeCacheFile": "words", "limits": \#(limits)}"#
+                .write(toFile: configPath, atomically: true, encoding: .utf8)
         }
 
         deinit { try? FileManager.default.removeItem(atPath: folder) }
@@ -96,6 +97,16 @@ struct KeptWordsIntegrationTests {
         let again = try next.connect()
         #expect((try Self.shapedWords(again)?["restored"]?.intValue ?? 0) > 500, "the file was replaced with a good one")
         #expect(try Self.layouts(again, paragraphs) == expected)
+    }
+
+    @Test func withTheShapeCacheOffNothingIsWritten() throws {
+        let setup = try Setup(limits: #"{"shapeCacheEntries": 0}"#)
+        let daemon = try Daemon(configPath: setup.configPath)
+        _ = try Self.layouts(try daemon.connect(), Array(try Self.paragraphs().prefix(3)))
+        daemon.process.terminate()
+        daemon.process.waitUntilExit()
+        #expect(!FileManager.default.fileExists(atPath: setup.wordsPath), "\(daemon.log)")
+        daemon.stop()
     }
 
     @Test func wordsShapedWithOtherFontsAreNotUsed() throws {
