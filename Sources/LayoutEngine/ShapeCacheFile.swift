@@ -243,15 +243,18 @@ private struct ByteReader {
         defer { at += n }
         return bytes[at..<(at + n)]
     }
-    private mutating func unsigned(_ n: Int) throws(Unreadable) -> UInt64 {
-        var v: UInt64 = 0
-        for (i, b) in try take(n).enumerated() { v |= UInt64(b) << UInt64(8 * i) }
-        return v
+    /// The next little-endian `T`, read in place.
+    private mutating func load<T: FixedWidthInteger>(_: T.Type) throws(Unreadable) -> T {
+        let n = MemoryLayout<T>.size
+        guard n <= bytes.endIndex - at else { throw Unreadable(what: "cut short") }
+        let offset = at - bytes.startIndex
+        at += n
+        return T(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) })
     }
-    mutating func u8() throws(Unreadable) -> UInt8 { UInt8(try unsigned(1)) }
-    mutating func u16() throws(Unreadable) -> UInt16 { UInt16(try unsigned(2)) }
-    mutating func u32() throws(Unreadable) -> UInt32 { UInt32(try unsigned(4)) }
-    mutating func u64() throws(Unreadable) -> UInt64 { try unsigned(8) }
+    mutating func u8() throws(Unreadable) -> UInt8 { try load(UInt8.self) }
+    mutating func u16() throws(Unreadable) -> UInt16 { try load(UInt16.self) }
+    mutating func u32() throws(Unreadable) -> UInt32 { try load(UInt32.self) }
+    mutating func u64() throws(Unreadable) -> UInt64 { try load(UInt64.self) }
     mutating func flag() throws(Unreadable) -> Bool {
         let v = try u8()
         guard v <= 1 else { throw Unreadable(what: "a flag holds \(v)") }

@@ -35,8 +35,10 @@ extension LayoutService {
             return
         }
         do {
+            let started = Statistics.now()
             let restored = try engine.restoreKeptWords(bytes, stamp: Self.keptWordsStamp)
-            Log.info("kept words: \(restored.kept) read back from \(path)"
+            let milliseconds = Int(((Statistics.now() - started) * 1000).rounded())
+            Log.info("kept words: \(restored.kept) read back from \(path) in \(milliseconds) ms"
                      + (restored.skipped > 0 ? " (\(restored.skipped) skipped: face gone or past the cache's size)" : ""))
         } catch {
             switch error {

@@ -63,7 +63,7 @@ struct KeptWordsIntegrationTests {
         client = try second.connect()
         let restored = try Self.shapedWords(client)
         #expect(restored?["restored"]?.intValue == count && restored?["count"]?.intValue == count, "\(String(describing: restored))")
-        #expect(second.log.contains("kept words: \(count) read back from \(setup.wordsPath)"), "\(second.log)")
+        #expect(second.log.contains("kept words: \(count) read back from \(setup.wordsPath) in "), "\(second.log)")
         let missesBefore = restored?["misses"]?.intValue ?? -1
         let again = try Self.layouts(client, paragraphs)
         for (p, (got, want)) in zip(paragraphs, zip(again, expected)) {
