@@ -74,7 +74,8 @@ import Testing
     @Test func badValuesAreErrorsThatNameTheKey() throws {
         for (json, key) in [(#"{"limits": {"maxConnections": "many"}}"#, "`limits.maxConnections`"),
                             (#"{"limits": {"requestSeconds": -1}}"#, "`limits.requestSeconds`"),
-                            (#"{"allowedUids": [-5]}"#, "`allowedUids[0]`")] {
+                            (#"{"allowedUids": [-5]}"#, "`allowedUids[0]`"),
+                            (#"{"shapeCacheFile": 7}"#, "`shapeCacheFile`")] {
             let result = try check(json: json)
             #expect(result.status == 1, "\(json)")
             #expect(result.err.contains(key), "\(result.err)")
