@@ -1,4 +1,5 @@
 import LayoutEngine
+import Synchronization
 import LayoutTransport
 #if canImport(Glibc)
 import Glibc
@@ -51,18 +52,51 @@ extension LayoutService {
     }
 
     /// Writes the engine's shape cache as the kept-words file at `path` (whole or not at all,
-    /// mode 0600: it holds words of the text laid out), and logs it; with the cache off
-    /// (`shapeCacheEntries` 0) writes nothing. Failing (a folder that
-    /// is not there or not writable, a full disk), logs a warning and leaves any file there.
-    public func saveKeptWords(to path: String) {
-        // (With the cache off there is nothing to keep; a file there is left for a later run.)
-        guard engine.shapeCache.capacity > 0 else { return }
-        let bytes = engine.keptWordsFile(stamp: Self.keptWordsStamp)
+    /// mode 0600: it holds words of the text laid out), and logs it. `final`: the write at a
+    /// clean stop, after which no other is made (a periodic one then would be cut off by the
+    /// exit); otherwise (`startWritingKeptWords`) only when words were kept since the last
+    /// write. With the cache off (`shapeCacheEntries` 0) writes nothing. Writes one at a
+    /// time. Failing (a folder that is not there or not writable, a full disk), logs a
+    /// warning and leaves any file there.
+    public func saveKeptWords(to path: String, final: Bool) {
+        keptWordsWrites.withLock { state in
+            let engine = self.engine
+            // (With the cache off there is nothing to keep; a file there is left for a later run.)
+            guard !state.stopped, engine.shapeCache.capacity > 0 else { return }
+            if final { state.stopped = true }
+            // Words are kept on misses and read back: unchanged counts, unchanged words.
+            let version = [ObjectIdentifier(engine).hashValue, engine.shapeCache.lookupCounts.misses, engine.shapeCache.wordsRestored]
+            if !final, version == state.written { return }
+            let bytes = engine.keptWordsFile(stamp: Self.keptWordsStamp)
+            do {
+                try Files.replace(path, with: bytes)
+                state.written = version
+                let line = "kept words: \(engine.shapeCache.count) written to \(path) (\(bytes.count) bytes)"
+                if final { Log.info(line) } else { Log.debug(line) }
+            } catch {
+                Log.warning("kept words: cannot write \(error)")
+            }
+        }
+    }
+
+    /// Writes the kept-words file (the configuration's `shapeCacheFile` at the time) every
+    /// `seconds` while words are being kept, on a thread of its own, so that a daemon that
+    /// does not stop cleanly (killed, crashed) still leaves its recent words. Fails only to
+    /// start the thread (logged).
+    public func startWritingKeptWords(every seconds: Double) {
         do {
-            try Files.replace(path, with: bytes)
-            Log.info("kept words: \(engine.shapeCache.count) written to \(path) (\(bytes.count) bytes)")
+            try spawnDetachedThread { [self] in
+                while true {
+                    var remaining = seconds
+                    while remaining > 0 {
+                        usleep(UInt32(min(remaining, 1) * 1_000_000))
+                        remaining -= 1
+                    }
+                    if let file = configuration.shapeCacheFile { saveKeptWords(to: file, final: false) }
+                }
+            }
         } catch {
-            Log.warning("kept words: cannot write \(error)")
+            Log.warning("kept words: cannot start the thread that writes them: \(error)")
         }
     }
 
@@ -78,3 +112,7 @@ extension LayoutService {
         }
     }
 }
+
+/// The kept-words file's writes, one at a time: whether the final one (at a clean stop) was
+/// made, and what the last written held (engine, misses, words read back).
+private let keptWordsWrites = Mutex<(stopped: Bool, written: [Int])>((false, []))

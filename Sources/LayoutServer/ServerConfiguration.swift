@@ -49,6 +49,9 @@ public struct ServerConfiguration: Sendable {
     /// unit's `CacheDirectory=`) when set, else not kept; the file's key `shapeCacheFile`
     /// names another ("" for none).
     public var shapeCacheFile: String? = ServerConfiguration.defaultShapeCacheFile()
+    /// How often the kept-words file is also written while words are being kept (so that a
+    /// daemon killed or crashed leaves its recent ones), in seconds; 0: only at a clean stop.
+    public var shapeCacheWriteSeconds = 600.0
     /// Event loop threads connections are spread over (0: one per core, 2 to 8). A loop
     /// answers short requests itself, without a worker, when their client is alone on it or
     /// the other cores have work; busy clients are moved to even the loops out.
@@ -94,6 +97,7 @@ public struct ServerConfiguration: Sendable {
             "fontConfig: \(fontConfig ?? "(the system's fontconfig)")",
             "defaultFont: \(defaultFamily) \(defaultSize)",
             "shapeCacheFile: \(shapeCacheFile ?? "(none: the shape cache is not kept across restarts)")",
+            "shapeCacheWriteSeconds: \(shapeCacheWriteSeconds)",
             "allowedUids: \(allowedUIDs.sorted().map(String.init).joined(separator: ", "))",
         ]
         lines += limits.map { "limits.\($0.0): \($0.1)" }
@@ -115,7 +119,7 @@ public struct ServerConfiguration: Sendable {
 
     /// The keys a configuration file may hold, at the top, in `defaultFont` and in `limits`;
     /// any other key is an error that names it.
-    public static let topLevelKeys = ["fontConfig", "defaultFont", "shapeCacheFile", "allowedUids", "limits", "plugins"]
+    public static let topLevelKeys = ["fontConfig", "defaultFont", "shapeCacheFile", "shapeCacheWriteSeconds", "allowedUids", "limits", "plugins"]
     public static let pluginKeys = ["folders", "builtin", "disabled", "options", "probe", "probeSeconds", "callSeconds"]
     public static let defaultFontKeys = ["family", "size"]
     public static let limitKeys = [
@@ -145,6 +149,8 @@ public struct ServerConfiguration: Sendable {
             if let file = try reader.string("shapeCacheFile") {
                 config.shapeCacheFile = file.isEmpty ? nil : Files.resolve(file, relativeTo: base)
             }
+            config.shapeCacheWriteSeconds = try reader.number("shapeCacheWriteSeconds", in: 0...86400, what: "seconds")
+                ?? config.shapeCacheWriteSeconds
             if let font = try reader.object("defaultFont") {
                 try font.rejectUnknownKeys(defaultFontKeys)
                 let spec = try FontSpec(font)

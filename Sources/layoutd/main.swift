@@ -197,7 +197,7 @@ func startSignalThread(_ signals: sigset_t, service: LayoutService, server: Serv
             if !server.drain(seconds: service.configuration.drainSeconds) {
                 Log.warning("requests still running after \(service.configuration.drainSeconds) s; exiting")
             }
-            if let file = service.configuration.shapeCacheFile { service.saveKeptWords(to: file) }
+            if let file = service.configuration.shapeCacheFile { service.saveKeptWords(to: file, final: true) }
             exit(0)
         }
     } catch {
@@ -260,6 +260,9 @@ func startWatchdog() {
     server.startLoops(warmUp: warmUp)
     // Fonts are warm and the listener is live: ready.
     Systemd.notify("READY=1\nSTATUS=listening on \(path), \(fonts.fontCount) font faces, \(plugins.plugins.count) plugins")
+    if configuration.shapeCacheFile != nil, configuration.shapeCacheWriteSeconds > 0 {
+        service.startWritingKeptWords(every: configuration.shapeCacheWriteSeconds)
+    }
     server.serve(listener: listener)
     // Stopped by SIGTERM: the signal thread drains and exits.
     while server.stopped.load(ordering: .sequentiallyConsistent) { pause() }

@@ -15,15 +15,16 @@ struct KeptWordsIntegrationTests {
         var wordsPath: String { "\(folder)/words" }
         var configPath: String { "\(folder)/layoutd.json" }
 
-        init(fontConfig: String = "\(repositoryRoot)/config/fonts.conf", limits: String = "{}") throws {
+        /// `writeSeconds`: `shapeCacheWriteSeconds` (0: only at a clean stop).
+        init(fontConfig: String = "\(repositoryRoot)/config/fonts.conf", limits: String = "{}", writeSeconds: Double = 0) throws {
             folder = try FileManager.default.url(for: .itemReplacementDirectory, in: .userDomainMask,
                                                  appropriateFor: URL(fileURLWithPath: NSTemporaryDirectory()), create: true).path
-            try writeConfig(fontConfig: fontConfig, limits: limits)
+            try writeConfig(fontConfig: fontConfig, limits: limits, writeSeconds: writeSeconds)
         }
 
-        func writeConfig(fontConfig: String, limits: String = "{}") throws {
+        func writeConfig(fontConfig: String, limits: String = "{}", writeSeconds: Double = 0) throws {
             // (Relative: resolved against the configuration's folder.)
-            try #"{"fontConfig": "\#(fontConfig)", "shapeCacheFile": "words", "limits": \#(limits)}"#
+            try #"{"fontConfig": "\#(fontConfig)", "shapeCacheFile": "words", "shapeCacheWriteSeconds": \#(writeSeconds), "limits": \#(limits)}"#
                 .write(toFile: configPath, atomically: true, encoding: .utf8)
         }
 
@@ -96,6 +97,38 @@ struct KeptWordsIntegrationTests {
         defer { next.stop() }
         let again = try next.connect()
         #expect((try Self.shapedWords(again)?["restored"]?.intValue ?? 0) > 500, "the file was replaced with a good one")
+        #expect(try Self.layouts(again, paragraphs) == expected)
+    }
+
+    /// With `shapeCacheWriteSeconds`, the words are also written while the daemon runs (when
+    /// new ones were kept), so a daemon killed without a clean stop leaves them.
+    @Test func wordsWrittenWhileRunningOutliveAKill() throws {
+        let setup = try Setup(writeSeconds: 1)
+        let paragraphs = try Self.paragraphs()
+        let daemon = try Daemon(configPath: setup.configPath)
+        let client = try daemon.connect()
+        let expected = try Self.layouts(client, paragraphs)
+        let count = try Self.shapedWords(client)?["count"]?.intValue ?? 0
+        // Written within a second or two of the last word kept (the file's size then stays).
+        var size = -1
+        for _ in 0..<100 {
+            usleep(100_000)
+            let now = (try? FileManager.default.attributesOfItem(atPath: setup.wordsPath)[.size] as? Int) ?? -1
+            if now > 0, now == size { break }
+            size = now
+        }
+        #expect(size > 0, "written while running")
+        let written = try FileManager.default.attributesOfItem(atPath: setup.wordsPath)[.modificationDate] as? Date
+        usleep(1_500_000)   // another period: no new word, not written again
+        #expect(try FileManager.default.attributesOfItem(atPath: setup.wordsPath)[.modificationDate] as? Date == written)
+        kill(daemon.process.processIdentifier, SIGKILL)
+        daemon.process.waitUntilExit()
+        daemon.stop()
+
+        let next = try Daemon(configPath: setup.configPath)
+        defer { next.stop() }
+        let again = try next.connect()
+        #expect(try Self.shapedWords(again)?["restored"]?.intValue == count, "\(next.log)")
         #expect(try Self.layouts(again, paragraphs) == expected)
     }
 
