@@ -6,8 +6,9 @@ import Glibc
 #endif
 
 /// The shape cache kept across restarts (`ServerConfiguration.shapeCacheFile`): written at a
-/// clean stop, read back at start before READY, so that a restarted daemon answers text it
-/// had seen without shaping its words again.
+/// clean stop and every `shapeCacheWriteSeconds` while new words are kept, read back at start
+/// before READY, so that a restarted daemon answers text it had seen without shaping its
+/// words again.
 extension LayoutService {
     /// What a kept-words file must have been written by, beside HarfBuzz and the fonts: this
     /// version and build of layoutd (the executable's size and modification time), so that
@@ -29,7 +30,7 @@ extension LayoutService {
         do {
             bytes = try Files.read(path, limit: TextLayoutEngine.maxKeptWordsFileBytes)
         } catch let error as Errno where error.code == ENOENT {
-            Log.info("kept words: none yet at \(path) (written at a clean stop)")
+            Log.info("kept words: none yet at \(path) (written at a clean stop, and while running)")
             return
         } catch {
             Log.warning("kept words: cannot read \(error); starting without them")
