@@ -365,33 +365,45 @@ public final class ShapeCache: @unchecked Sendable {
         return number
     }
 
-    /// A kept word as `keptWords` lists it (for the kept-words file, `ShapeCacheFile.swift`).
-    struct KeptWord {
-        var tick: UInt64
-        var context: Int
-        var flags: UInt8
-        var text: [UInt16]
-        var glyphs: [ShapedGlyph]
+    /// The words `keptWords` lists: each word's last use, context number, edge flags and
+    /// where its text and glyphs lie in two flat stores (a few large blocks, not two small
+    /// arrays per word).
+    struct KeptWords {
+        struct Word {
+            var tick: UInt64
+            var context: Int
+            var flags: UInt8
+            var text: Range<Int>
+            var glyphs: Range<Int>
+        }
+        var contexts: [Int: Context] = [:]
+        var words: [Word] = []
+        var texts: [UInt16] = []
+        var glyphs: [ShapedGlyph] = []
     }
 
     /// Every word kept, with the contexts they were shaped in, least recently used first
     /// (by each shard's clock: the shards see words of every kind alike, so their clocks
     /// run about together). Each shard is read under its lock; words kept meanwhile by
     /// other threads may or may not be listed.
-    func keptWords() -> (contexts: [Int: Context], words: [KeptWord]) {
-        var contextsByNumber: [Int: Context] = [:]
-        for (context, number) in contexts.withLock({ $0.table }) { contextsByNumber[number] = context }
-        var words: [KeptWord] = []
+    func keptWords() -> KeptWords {
+        var kept = KeptWords()
+        for (context, number) in contexts.withLock({ $0.table }) { kept.contexts[number] = context }
+        kept.words.reserveCapacity(count)
         for i in 0..<Self.shardCount {
             shards[i].withLock { shard in
                 shard.forEachWord { tick, context, flags, text, glyphs in
-                    guard contextsByNumber[Int(context)] != nil else { return }
-                    words.append(KeptWord(tick: tick, context: Int(context), flags: flags, text: Array(text), glyphs: Array(glyphs)))
+                    guard kept.contexts[Int(context)] != nil else { return }
+                    let textStart = kept.texts.count, glyphStart = kept.glyphs.count
+                    kept.texts.append(contentsOf: text)
+                    kept.glyphs.append(contentsOf: glyphs)
+                    kept.words.append(KeptWords.Word(tick: tick, context: Int(context), flags: flags, text: textStart..<kept.texts.count,
+                                                     glyphs: glyphStart..<kept.glyphs.count))
                 }
             }
         }
-        words.sort { $0.tick < $1.tick }
-        return (contextsByNumber, words)
+        kept.words.sort { $0.tick < $1.tick }
+        return kept
     }
 
     /// Keeps a word read back from a kept-words file, shaped in `context` (a number from

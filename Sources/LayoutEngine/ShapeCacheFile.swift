@@ -55,17 +55,19 @@ extension TextLayoutEngine {
     /// `stamp` names the caller's build (its version): a file is read back only by the same
     /// stamp, HarfBuzz and fonts. Reads each cache shard under its lock; never fails.
     public func keptWordsFile(stamp: String) -> [UInt8] {
-        let (contexts, words) = shapeCache.keptWords()
+        let kept = shapeCache.keptWords()
         var out = ByteWriter()
+        // (Sized for the words up front: one block, not one grown by doubling.)
+        out.data.reserveCapacity(4096 + kept.contexts.count * 256 + kept.words.count * 10 + kept.texts.count * 2 + kept.glyphs.count * 20)
         out.bytes(Self.keptWordsMagic)
         out.string(Self.shaperName(stamp: stamp))
         out.string(fonts.fingerprint)
-        let numbers = contexts.keys.sorted()
+        let numbers = kept.contexts.keys.sorted()
         var index: [Int: UInt32] = [:]
         out.u32(UInt32(numbers.count))
         for (i, number) in numbers.enumerated() {
             index[number] = UInt32(i)
-            let c = contexts[number]!
+            let c = kept.contexts[number]!
             out.string(c.face.path)
             out.u32(UInt32(truncatingIfNeeded: c.face.index))
             out.u32(UInt32(c.variations.count))
@@ -78,14 +80,14 @@ extension TextLayoutEngine {
             out.u8(c.rtl ? 1 : 0)
             out.string(c.language)
         }
-        out.u32(UInt32(words.count))
-        for w in words {
+        out.u32(UInt32(kept.words.count))
+        for w in kept.words {
             out.u32(index[w.context]!)
             out.u8(w.flags)
             out.u8(UInt8(w.text.count))
-            for u in w.text { out.u16(u) }
+            for u in kept.texts[w.text] { out.u16(u) }
             out.u16(UInt16(w.glyphs.count))
-            for g in w.glyphs {
+            for g in kept.glyphs[w.glyphs] {
                 out.u32(g.id)
                 out.u32(UInt32(bitPattern: g.cluster))
                 out.u32(g.advance.bitPattern)
@@ -217,9 +219,9 @@ private struct ByteWriter {
     var data: [UInt8] = []
     mutating func bytes(_ b: [UInt8]) { data += b }
     mutating func u8(_ v: UInt8) { data.append(v) }
-    mutating func u16(_ v: UInt16) { data.append(UInt8(v & 0xFF)); data.append(UInt8(v >> 8)) }
-    mutating func u32(_ v: UInt32) { for s in stride(from: 0, to: 32, by: 8) { data.append(UInt8(truncatingIfNeeded: v >> UInt32(s))) } }
-    mutating func u64(_ v: UInt64) { for s in stride(from: 0, to: 64, by: 8) { data.append(UInt8(truncatingIfNeeded: v >> UInt64(s))) } }
+    mutating func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
+    mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
+    mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
     mutating func f64(_ v: Double) { u64(v.bitPattern) }
     mutating func string(_ s: String) { u32(UInt32(s.utf8.count)); data += s.utf8 }
 }

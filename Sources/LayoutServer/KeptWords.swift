@@ -68,11 +68,13 @@ extension LayoutService {
             // Words are kept on misses and read back: unchanged counts, unchanged words.
             let version = [ObjectIdentifier(engine).hashValue, engine.shapeCache.lookupCounts.misses, engine.shapeCache.wordsRestored]
             if !final, version == state.written { return }
+            let started = Statistics.now()
             let bytes = engine.keptWordsFile(stamp: Self.keptWordsStamp)
             do {
                 try Files.replace(path, with: bytes)
                 state.written = version
-                let line = "kept words: \(engine.shapeCache.count) written to \(path) (\(bytes.count) bytes)"
+                let milliseconds = Int(((Statistics.now() - started) * 1000).rounded())
+                let line = "kept words: \(engine.shapeCache.count) written to \(path) (\(bytes.count) bytes) in \(milliseconds) ms"
                 if final { Log.info(line) } else { Log.debug(line) }
             } catch {
                 Log.warning("kept words: cannot write \(error)")
