@@ -94,6 +94,16 @@ final class FontConfiguration: @unchecked Sendable {
     }
 
     /// Number of font faces the configuration knows.
+    /// The files of every face the configuration lists.
+    var fontFiles: Set<String> {
+        guard let set = FcConfigGetFonts(config, FcSetSystem) else { return [] }
+        var files = Set<String>()
+        for i in 0..<Int(set.pointee.nfont) {
+            if let font = set.pointee.fonts[i], let (name, _) = fontFile(of: font) { files.insert(name) }
+        }
+        return files
+    }
+
     var fontCount: Int {
         guard let set = FcConfigGetFonts(config, FcSetSystem) else { return 0 }
         return Int(set.pointee.nfont)

@@ -24,6 +24,7 @@ public final class FontSystem: Sendable {
                 report: (@Sendable (String) -> Void)? = nil) throws {
         configuration = try FontConfiguration(path: fontConfigPath)
         fingerprint = configuration.fingerprint
+        fontFiles = configuration.fontFiles
         fallbackLists = Mutex(BoundedCache(capacity: maxFallbackLists))
         faces = FaceLoader(capacity: maxFaces, report: report)
         skippedFiles = configuration.skippedFiles()
@@ -39,6 +40,10 @@ public final class FontSystem: Sendable {
     /// Identifies the set of fonts: changes when a font file, face or the configuration file
     /// changes (FNV-1a over the configuration and every face's file, index, size and mtime).
     public let fingerprint: String
+
+    /// The files of every face the configuration lists (a kept-words file naming another is
+    /// not read back).
+    let fontFiles: Set<String>
 
     /// The fontconfig file in use, or nil for the system's.
     public var fontConfigPath: String? { configuration.path }

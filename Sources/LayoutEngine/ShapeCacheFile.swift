@@ -102,8 +102,8 @@ extension TextLayoutEngine {
     /// Reads a kept-words file (`keptWordsFile`) back into the shape cache, before the
     /// first request: each word as if shaped now. Everything is checked first — format,
     /// checksum, that the same shaper (`stamp`, HarfBuzz) wrote it for the same fonts, and
-    /// that every value is one a layoutd writes (glyph ids within their face, clusters within
-    /// their word) — and on any failure nothing is kept. Words whose face cannot be opened,
+    /// that every value is one a layoutd writes (font files the fonts list, glyph ids within
+    /// their face, clusters within their word) — and on any failure nothing is kept. Words whose face cannot be opened,
     /// and the least recently used past the cache's capacity, are skipped.
     public func restoreKeptWords(_ bytes: [UInt8], stamp: String) throws(KeptWordsError) -> RestoredWords {
         guard bytes.count >= Self.keptWordsMagic.count + 8, Array(bytes[0..<Self.keptWordsMagic.count]) == Self.keptWordsMagic else {
@@ -125,6 +125,9 @@ extension TextLayoutEngine {
             var contexts: [(context: ShapeCache.Context, glyphCount: UInt32)?] = []
             for _ in 0..<contextCount {
                 let path = try input.string()
+                guard fonts.fontFiles.contains(path) else {
+                    throw KeptWordsError.damaged("it names a font file the fonts do not list")
+                }
                 let faceIndex = Int(try input.u32())
                 var variations: [FontVariation] = []
                 for _ in 0..<(try input.count(atMost: 64)) {

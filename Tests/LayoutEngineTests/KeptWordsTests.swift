@@ -117,6 +117,16 @@ struct KeptWordsTests {
         cluster.replaceSubrange((file.count - 24)..<(file.count - 20), with: [40, 0, 0, 0])
         guard case .damaged(let why)? = restoring(resealed(cluster)).0 else { Issue.record("a cluster outside its word read back"); return }
         #expect(why.contains("cluster"), "\(why)")
+        // A font file the fonts do not list (the face's path with another extension).
+        let ttf = Array(".ttf".utf8)
+        if let at = (0..<(file.count - 4)).first(where: { Array(file[$0..<($0 + 4)]) == ttf }) {
+            var otherFile = file
+            otherFile.replaceSubrange(at..<(at + 4), with: Array(".xyz".utf8))
+            guard case .damaged(let why)? = restoring(resealed(otherFile)).0 else { Issue.record("a file naming another font read back"); return }
+            #expect(why.contains("font file the fonts do not list"), "\(why)")
+        } else {
+            Issue.record("no .ttf path in the file")
+        }
         let longer = resealed(Array(file.dropLast(8)) + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, 0])
         #expect(restoring(longer).1 == 0)
         if case .damaged = restoring(longer).0 {} else { Issue.record("bytes past the last word read back") }
