@@ -59,14 +59,9 @@ final class FontConfiguration: @unchecked Sendable {
     }
 
     /// Files in the configuration's font folders (searched to a depth of 8) with a font's
-    /// extension that no face of the configuration comes from: fontconfig could not read them.
-    func skippedFiles(limit: Int = 1000) -> [String] {
-        var known = Set<String>()
-        if let set = FcConfigGetFonts(config, FcSetSystem) {
-            for i in 0..<Int(set.pointee.nfont) {
-                if let font = set.pointee.fonts[i], let (name, _) = fontFile(of: font) { known.insert(name) }
-            }
-        }
+    /// extension that no face of the configuration comes from (`known`: `fontFiles`):
+    /// fontconfig could not read them.
+    func skippedFiles(known: Set<String>, limit: Int = 1000) -> [String] {
         var folders: [String] = []
         if let list = FcConfigGetFontDirs(config) {
             while let dir = FcStrListNext(list) {

@@ -27,7 +27,7 @@ public final class FontSystem: Sendable {
         fontFiles = configuration.fontFiles
         fallbackLists = Mutex(BoundedCache(capacity: maxFallbackLists))
         faces = FaceLoader(capacity: maxFaces, report: report)
-        skippedFiles = configuration.skippedFiles()
+        skippedFiles = configuration.skippedFiles(known: fontFiles)
         for file in skippedFiles {
             report?("font file \(file) skipped: fontconfig cannot read it (empty, truncated or not a font)")
         }

@@ -39,7 +39,7 @@ extension LayoutService {
         do {
             let started = Statistics.now()
             let restored = try engine.restoreKeptWords(bytes, stamp: Self.keptWordsStamp)
-            let milliseconds = Int(((Statistics.now() - started) * 1000).rounded())
+            let milliseconds = millisecondsSince(started)
             Log.info("kept words: \(restored.kept) read back from \(path) in \(milliseconds) ms"
                      + (restored.skipped > 0 ? " (\(restored.skipped) skipped: face gone or past the cache's size)" : ""))
         } catch {
@@ -73,7 +73,7 @@ extension LayoutService {
             do {
                 try Files.replace(path, with: bytes)
                 state.written = version
-                let milliseconds = Int(((Statistics.now() - started) * 1000).rounded())
+                let milliseconds = millisecondsSince(started)
                 let line = "kept words: \(engine.shapeCache.count) written to \(path) (\(bytes.count) bytes) in \(milliseconds) ms"
                 if final { Log.info(line) } else { Log.debug(line) }
             } catch {
@@ -90,10 +90,12 @@ extension LayoutService {
         do {
             try spawnDetachedThread { [self] in
                 while true {
+                    // (usleep takes at most ~71 minutes at a time.)
                     var remaining = seconds
                     while remaining > 0 {
-                        usleep(UInt32(min(remaining, 1) * 1_000_000))
-                        remaining -= 1
+                        let stretch = min(remaining, 3600)
+                        usleep(UInt32(stretch * 1_000_000))
+                        remaining -= stretch
                     }
                     if let file = configuration.shapeCacheFile { saveKeptWords(to: file, final: false) }
                 }
@@ -119,3 +121,6 @@ extension LayoutService {
 /// The kept-words file's writes, one at a time: whether the final one (at a clean stop) was
 /// made, and what the last written held (engine, misses, words read back).
 private let keptWordsWrites = Mutex<(stopped: Bool, written: [Int])>((false, []))
+
+/// Whole milliseconds from `started` (a `Statistics.now()` time) to now, for log lines.
+private func millisecondsSince(_ started: Double) -> Int { Int(((Statistics.now() - started) * 1000).rounded()) }

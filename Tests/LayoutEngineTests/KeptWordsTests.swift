@@ -44,13 +44,13 @@ struct KeptWordsTests {
             #expect(glyphs(got) == glyphs(want), "\(p.lang): glyphs")
         }
         #expect(second.shapeCache.lookupCounts.misses == missesBefore, "every word found")
-        // Written again, the same words in the same order of use (the cache's order kept).
+        // Written again, as many bytes: the same words, none lost or added.
         #expect(second.keptWordsFile(stamp: Self.stamp).count == file.count)
     }
 
-    /// Restored into a cache that holds fewer words than the file, the words used last are
-    /// kept (as far as each shard's clock tells), as many as it holds, and they lay out as
-    /// the words shaped afresh do.
+    /// Restored into a cache that holds fewer words than the file, as many words are kept as
+    /// it holds (the rest counted as skipped), and they lay out as the words shaped afresh
+    /// do; with the cache off, none.
     @Test func aCacheSmallerThanTheFileKeepsWhatItHolds() throws {
         let first = TextLayoutEngine(fonts: sharedEngine.fonts, shapeCacheEntries: 20_000)
         let sentences = ["alpha beta gamma delta", "epsilon zeta eta theta"]
