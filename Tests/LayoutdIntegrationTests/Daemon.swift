@@ -10,6 +10,20 @@ let repositoryRoot: String = {
     return url.path
 }()
 
+/// A new private folder (mode 0700) under the temporary directory, with a random name
+/// (mkdtemp(3)). Foundation's `itemReplacementDirectory` names folders "(A Document Being
+/// Saved By …)", "… 2", reusing a name as soon as its folder is gone, so a test that removed
+/// a path twice could remove another test's folder; random names are not reused.
+func temporaryFolder() throws -> String {
+    var base = NSTemporaryDirectory()
+    while base.hasSuffix("/") { base.removeLast() }
+    var template = Array("\(base)/layoutd-test-XXXXXX".utf8CString)
+    guard let made = mkdtemp(&template) else { throw TemporaryFolderError(errno: errno) }
+    return String(cString: made)
+}
+
+struct TemporaryFolderError: Error { var errno: Int32 }
+
 /// A real layoutd, built by `swift build`, started on a socket in a fresh temporary folder
 /// with the repository's pinned fonts. Stopped (SIGTERM, then waited for) by `stop()`.
 final class Daemon {
@@ -24,8 +38,7 @@ final class Daemon {
     /// `configPath`: a configuration file to use instead; `arguments`: more command-line
     /// arguments (`--plugin-dir`, ...).
     init(limits: String? = nil, configPath: String? = nil, arguments: [String] = []) throws {
-        folder = try FileManager.default.url(for: .itemReplacementDirectory, in: .userDomainMask,
-                                             appropriateFor: URL(fileURLWithPath: NSTemporaryDirectory()), create: true).path
+        folder = try temporaryFolder()
         socketPath = "\(folder)/layoutd.sock"
         var config = configPath ?? "\(repositoryRoot)/config/layoutd.json"
         if let limits {
@@ -69,7 +82,13 @@ final class Daemon {
     /// What the daemon has logged so far.
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
+    private var stopped = false
+
+    /// Stops the daemon and removes its folder, once: a second call (`deinit` after a
+    /// `defer { stop() }`) does nothing.
     func stop() {
+        guard !stopped else { return }
+        stopped = true
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()

@@ -26,7 +26,7 @@ struct FaultTests {
     /// holds it), the client reconnects and asks again, the restarted daemon answers. Nothing
     /// is lost beyond the connection that died, and every answer is the same as before.
     @Test func killedAndRestartedUnderSocketActivationWhileClientsRetry() throws {
-        let folder = try pluginFolder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let socketPath = "\(folder)/activated.sock"
         let listener = try UnixSocket.listen(path: socketPath)
@@ -140,7 +140,7 @@ struct FaultTests {
 @Suite("Faults: bad font files")
 struct BadFontTests {
     @Test func missingTruncatedAndGarbageFontsAreSkippedWithALogLine() throws {
-        let folder = try pluginFolder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let extra = "\(folder)/fonts"
         try FileManager.default.createDirectory(atPath: extra, withIntermediateDirectories: true)

@@ -17,8 +17,7 @@ struct KeptWordsIntegrationTests {
 
         /// `writeSeconds`: `shapeCacheWriteSeconds` (0: only at a clean stop).
         init(fontConfig: String = "\(repositoryRoot)/config/fonts.conf", limits: String = "{}", writeSeconds: Double = 0) throws {
-            folder = try FileManager.default.url(for: .itemReplacementDirectory, in: .userDomainMask,
-                                                 appropriateFor: URL(fileURLWithPath: NSTemporaryDirectory()), create: true).path
+            folder = try temporaryFolder()
             try writeConfig(fontConfig: fontConfig, limits: limits, writeSeconds: writeSeconds)
         }
 

@@ -36,7 +36,7 @@ func faultyPlugin(name: String, table: String = "", initBody: String = "return 0
 @Suite("Plugin faults: refused at load, dropped at call, never a crash", .serialized)
 struct PluginFaultTests {
     @Test func badPluginsAreRefusedWithAReasonAndTheDaemonServes() throws {
-        let folder = try pluginFolder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         _ = try compilePlugin(faultyPlugin(name: "oldabi", table: "table.abi_version = 99;"), name: "oldabi", in: folder)
         _ = try compilePlugin(faultyPlugin(name: "small", table: "table.struct_size = 16;"), name: "small", in: folder)
@@ -79,7 +79,7 @@ struct PluginFaultTests {
     }
 
     @Test func invalidResultsAreDroppedWithALogLine() throws {
-        let folder = try pluginFolder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // A plugin that behaves in the probe (the sample text has no "!") and returns
         // garbage on real text: ranges reversed, past the end, splitting a character, a
@@ -109,7 +109,7 @@ struct PluginFaultTests {
     }
 
     @Test func aFailingCallIsAWarningNotAnError() throws {
-        let folder = try pluginFolder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let body = #"if (!memchr(r->text, '!', r->text_length)) return 0; snprintf(e, n, "backend unreachable"); return 1;"#
         _ = try compilePlugin(faultyPlugin(name: "flaky", detectBody: body), name: "flaky", in: folder)
@@ -125,7 +125,7 @@ struct PluginFaultTests {
     /// is stopped (a fault handler, a timer), the request answered with a warning, the
     /// plugin disabled until the next reload, and the daemon serves on.
     @Test func aPluginCrashingOrHangingAtCallTimeIsStoppedAndDisabled() throws {
-        let folder = try pluginFolder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         _ = try compilePlugin(faultyPlugin(name: "segv", detectBody: #"if (memchr(r->text, '!', r->text_length)) { volatile int *p = 0; *p = 1; } return 0;"#),
                               name: "segv", in: folder)
@@ -158,7 +158,7 @@ struct PluginFaultTests {
     }
 
     @Test func aFolderOthersCanWriteIsRefused() throws {
-        let folder = try pluginFolder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         _ = try compilePlugin(faultyPlugin(name: "good"), name: "good", in: folder)
         chmod(folder, 0o777)
@@ -180,7 +180,7 @@ struct PluginFaultTests {
         let source = String(rest[..<end.lowerBound]) + "\n"
         let shipped = try String(contentsOfFile: "\(repositoryRoot)/Plugins/example/ticket.c", encoding: .utf8)
         #expect(source == shipped, "docs/plugins.md shows Plugins/example/ticket.c exactly")
-        let folder = try pluginFolder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         _ = try compilePlugin(source, name: "ticket", in: folder)
         let daemon = try Daemon(arguments: ["--plugin-dir", folder, "--no-builtin-plugins"])
@@ -197,7 +197,7 @@ struct PluginFaultTests {
     /// Issue 7: a reload with a new plugin folder in the configuration loads its plugins
     /// without dropping connections.
     @Test func reloadPicksUpANewPluginFolder() throws {
-        let folder = try pluginFolder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let source = try String(contentsOfFile: "\(repositoryRoot)/Plugins/example/ticket.c", encoding: .utf8)
         try FileManager.default.createDirectory(atPath: "\(folder)/new", withIntermediateDirectories: true)
@@ -229,7 +229,7 @@ struct PluginFaultTests {
 @Suite("Plugin harnesses (C, through the ABI)")
 struct PluginHarnessTests {
     func run(_ harness: String, _ plugins: [String]) throws {
-        let folder = try pluginFolder()
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let binary = "\(folder)/\(harness)"
         let cc = Process()

@@ -23,14 +23,6 @@ func compilePlugin(_ source: String, name: String, in folder: String) throws -> 
     return output
 }
 
-/// A fresh private folder (mode 0700) for plugins.
-func pluginFolder() throws -> String {
-    let folder = try FileManager.default.url(for: .itemReplacementDirectory, in: .userDomainMask,
-                                             appropriateFor: URL(fileURLWithPath: NSTemporaryDirectory()), create: true).path
-    chmod(folder, 0o700)
-    return folder
-}
-
 /// A region of `kind` in a layout result, by its start.
 func regions(_ result: JSONValue, kind: String) -> [JSONValue] {
     (result["regions"]?.arrayValue ?? []).filter { $0["kind"]?.stringValue == kind }

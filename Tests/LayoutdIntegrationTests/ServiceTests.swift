@@ -286,8 +286,7 @@ import Testing
     @Test func activationThroughSystemdSocketActivate() throws {
         let tool = "/usr/bin/systemd-socket-activate"
         try #require(FileManager.default.isExecutableFile(atPath: tool), "systemd-socket-activate is installed")
-        let folder = try FileManager.default.url(for: .itemReplacementDirectory, in: .userDomainMask,
-                                                 appropriateFor: URL(fileURLWithPath: NSTemporaryDirectory()), create: true).path
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let socketPath = "\(folder)/activated.sock"
         let process = Process()
