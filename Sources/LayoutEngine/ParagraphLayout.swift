@@ -258,13 +258,24 @@ struct ParagraphContext {
             }
         }
 
+        // One pass: tabs, soft hyphens and the advances' running sum (written in place).
         var tabs: [Int] = []
         var softHyphens: Set<Int> = []
-        for i in 0..<n {
-            if text[i] == 0x09 { tabs.append(i) } else if text[i] == 0xAD { softHyphens.insert(i + 1) }
+        let prefix = advances.withUnsafeBufferPointer { a in
+            [Double](unsafeUninitializedCapacity: n + 1) { sums, count in
+                var sum = 0.0
+                sums[0] = 0
+                for i in 0..<n {
+                    let u = text[i]
+                    if u <= 0xAD, u == 0x09 || u == 0xAD {
+                        if u == 0x09 { tabs.append(i) } else { softHyphens.insert(i + 1) }
+                    }
+                    sum += a[i]
+                    sums[i + 1] = sum
+                }
+                count = n + 1
+            }
         }
-        var prefix = [Double](repeating: 0, count: n + 1)
-        for i in 0..<n { prefix[i + 1] = prefix[i] + advances[i] }
         var breaks = try breakOpportunities(text, graphemes: graphemes)
         if !objects.isEmpty {
             let kept = breaks.offsets.indices.filter { i in !objects.contains { $0.lowerBound < Int(breaks.offsets[i]) && Int(breaks.offsets[i]) < $0.upperBound } }
