@@ -39,12 +39,9 @@ final class FontConfiguration: @unchecked Sendable {
     /// A hash of the configuration file and of every face fontconfig lists (file, index, size,
     /// modification time), as 16 hex digits.
     var fingerprint: String {
-        var hash: UInt64 = 0xcbf29ce484222325
-        func mix(_ bytes: some Sequence<UInt8>) {
-            for b in bytes { hash = (hash ^ UInt64(b)) &* 0x100000001b3 }
-        }
-        mix((path ?? "(system)").utf8)
-        guard let set = FcConfigGetFonts(config, FcSetSystem) else { return String(hash, radix: 16) }
+        var hash = FNV1a()
+        hash.mix((path ?? "(system)").utf8)
+        guard let set = FcConfigGetFonts(config, FcSetSystem) else { return String(hash.value, radix: 16) }
         var entries: [String] = []
         for i in 0..<Int(set.pointee.nfont) {
             guard let font = set.pointee.fonts[i] else { continue }
@@ -53,8 +50,8 @@ final class FontConfiguration: @unchecked Sendable {
             _ = stat(name, &info)
             entries.append("\(name)#\(index):\(info.st_size):\(info.st_mtim.tv_sec)")
         }
-        for entry in entries.sorted() { mix(entry.utf8) }
-        let hex = String(hash, radix: 16)
+        for entry in entries.sorted() { hash.mix(entry.utf8) }
+        let hex = String(hash.value, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
@@ -88,7 +85,6 @@ final class FontConfiguration: @unchecked Sendable {
         return skipped.sorted()
     }
 
-    /// Number of font faces the configuration knows.
     /// The files of every face the configuration lists.
     var fontFiles: Set<String> {
         guard let set = FcConfigGetFonts(config, FcSetSystem) else { return [] }
@@ -99,6 +95,7 @@ final class FontConfiguration: @unchecked Sendable {
         return files
     }
 
+    /// Number of font faces the configuration knows.
     var fontCount: Int {
         guard let set = FcConfigGetFonts(config, FcSetSystem) else { return 0 }
         return Int(set.pointee.nfont)

@@ -95,7 +95,7 @@ extension TextLayoutEngine {
                 out.u32(g.yOffset.bitPattern)
             }
         }
-        out.u64(fnv1a(out.data[...]))
+        out.u64(FNV1a.hash(out.data))
         return out.data
     }
 
@@ -111,7 +111,7 @@ extension TextLayoutEngine {
         }
         let body = bytes[0..<(bytes.count - 8)]
         var tail = ByteReader(bytes[(bytes.count - 8)...])
-        guard (try? tail.u64()) == fnv1a(body) else { throw .damaged("its checksum does not match (cut short or changed)") }
+        guard (try? tail.u64()) == FNV1a.hash(body) else { throw .damaged("its checksum does not match (cut short or changed)") }
         var input = ByteReader(body)
         input.skip(Self.keptWordsMagic.count)
         do {
@@ -208,13 +208,6 @@ extension TextLayoutEngine {
             throw .damaged("\(error)")
         }
     }
-}
-
-/// FNV-1a over `bytes` (the kept-words file's checksum).
-private func fnv1a(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-    var h: UInt64 = 0xcbf29ce484222325
-    for b in bytes { h = (h ^ UInt64(b)) &* 0x100000001b3 }
-    return h
 }
 
 /// Little-endian values appended to a byte array.

@@ -77,8 +77,7 @@ struct KeptWordsTests {
 
     /// `file` with its checksum made right again after a change.
     func resealed(_ file: [UInt8]) -> [UInt8] {
-        var h: UInt64 = 0xcbf29ce484222325
-        for b in file.dropLast(8) { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        let h = FNV1a.hash(file.dropLast(8))
         return Array(file.dropLast(8)) + (0..<8).map { UInt8(truncatingIfNeeded: h >> UInt64(8 * $0)) }
     }
 
