@@ -1,6 +1,7 @@
 /* Stable-name wrappers over ICU; see include/layoutd_icu.h. */
 #include "layoutd_icu.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,56 @@ int32_t ldicu_brk_collect(ldicu_break *iterator, int32_t *offsets, int32_t *stat
     n++;
   }
   return n;
+}
+
+int32_t ldicu_brk_next(ldicu_break *iterator) {
+  int32_t p = ubrk_next((UBreakIterator *)iterator);
+  return p == UBRK_DONE ? -1 : p;
+}
+
+int ldicu_is_complex_context(uint32_t codepoint) {
+  return u_getIntPropertyValue((UChar32)codepoint, UCHAR_LINE_BREAK) == U_LB_COMPLEX_CONTEXT ? 1 : 0;
+}
+
+/* `ldicu_line_kind`'s answers, worked out per block of 64 BMP code points on first use: four
+ * masks per block (LDICU_LINE_* order) and whether the block is done. Blocks may be worked
+ * out by two threads at once: both store the same values. */
+static _Atomic uint64_t ldicu_line_masks[1024][4];
+static _Atomic uint8_t ldicu_line_ready[1024];
+
+static void ldicu_line_fill(uint32_t block) {
+  uint64_t masks[4] = {0, 0, 0, 0};
+  for (uint32_t i = 0; i < 64; i++) {
+    UChar32 c = (UChar32)(block * 64 + i);
+    uint64_t bit = (uint64_t)1 << i;
+    int type = u_charType(c);
+    int lb = u_getIntPropertyValue(c, UCHAR_LINE_BREAK);
+    int letter = type == U_UPPERCASE_LETTER || type == U_LOWERCASE_LETTER || type == U_TITLECASE_LETTER ||
+                 type == U_OTHER_LETTER || type == U_DECIMAL_DIGIT_NUMBER;
+    int mark = type == U_NON_SPACING_MARK || type == U_COMBINING_SPACING_MARK;
+    if (lb == U_LB_COMPLEX_CONTEXT) masks[3] |= bit;
+    if (lb == U_LB_COMBINING_MARK || lb == U_LB_ZWJ || (lb == U_LB_COMPLEX_CONTEXT && mark)) {
+      masks[2] |= bit;
+    } else if (letter) {
+      if (lb == U_LB_ALPHABETIC || lb == U_LB_HEBREW_LETTER || lb == U_LB_NUMERIC || lb == U_LB_H2 ||
+          lb == U_LB_H3 || lb == U_LB_COMPLEX_CONTEXT)
+        masks[0] |= bit;
+      else if (lb == U_LB_IDEOGRAPHIC)
+        masks[1] |= bit;
+    }
+  }
+  for (int k = 0; k < 4; k++) atomic_store_explicit(&ldicu_line_masks[block][k], masks[k], memory_order_relaxed);
+  atomic_store_explicit(&ldicu_line_ready[block], 1, memory_order_release);
+}
+
+uint32_t ldicu_line_kind(uint16_t unit) {
+  uint32_t block = unit >> 6;
+  if (!atomic_load_explicit(&ldicu_line_ready[block], memory_order_acquire)) ldicu_line_fill(block);
+  uint32_t kind = 0;
+  for (int k = 0; k < 4; k++) {
+    if (atomic_load_explicit(&ldicu_line_masks[block][k], memory_order_relaxed) >> (unit & 63) & 1) kind |= 1u << k;
+  }
+  return kind;
 }
 
 int32_t ldicu_script(uint32_t codepoint) {

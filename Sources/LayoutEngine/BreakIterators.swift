@@ -52,21 +52,43 @@ public final class BreakIteratorPool: Sendable {
         self.maxKeys = maxKeys
     }
 
+    /// An idle iterator of `kind` for `locale`, or a new one; the caller has it alone until
+    /// it hands it back (`checkIn`). Fails only when ICU cannot open one.
+    fileprivate func checkOut(_ kind: BoundaryKind, locale: String) throws -> BreakIterator {
+        let key = Key(kind: kind, locale: locale)
+        return try idle.withLock { $0[key]?.popLast() } ?? BreakIterator(kind: kind, locale: locale)
+    }
+
+    /// Takes back an iterator from `checkOut` (its text pointed away already), kept if the
+    /// pool has room for it.
+    fileprivate func checkIn(_ iterator: BreakIterator, _ kind: BoundaryKind, locale: String) {
+        let key = Key(kind: kind, locale: locale)
+        idle.withLock { pool in
+            if pool[key] == nil, pool.count >= maxKeys { pool.removeAll(keepingCapacity: true) }
+            if pool[key, default: []].count < perKey { pool[key, default: []].append(iterator) }
+        }
+    }
+
     /// Every `kind` boundary of `text` in `locale` (ICU form, "" for root).
     /// Fails only when ICU cannot open an iterator.
     public func boundaries(_ kind: BoundaryKind, of text: UnsafeBufferPointer<UInt16>, locale: String) throws -> Boundaries {
-        let key = Key(kind: kind, locale: locale)
-        let iterator = try idle.withLock { $0[key]?.popLast() } ?? BreakIterator(kind: kind, locale: locale)
-        defer {
-            idle.withLock { pool in
-                if pool[key] == nil, pool.count >= maxKeys { pool.removeAll(keepingCapacity: true) }
-                if pool[key, default: []].count < perKey { pool[key, default: []].append(iterator) }
-            }
-        }
+        let iterator = try checkOut(kind, locale: locale)
+        defer { checkIn(iterator, kind, locale: locale) }
+        return try iterator.boundaries(kind, of: text)
+    }
+}
+
+extension BreakIterator {
+    /// Every `kind` boundary of `text` (this iterator's kind), found from its start; the
+    /// iterator is pointed away from the text again before this returns. Fails when ICU
+    /// cannot take the text.
+    fileprivate func boundaries(_ kind: BoundaryKind, of text: UnsafeBufferPointer<UInt16>) throws -> Boundaries {
         let length = Int32(text.count)
         if length == 0 { return Boundaries(offsets: [0], mandatory: [false]) }
-        let status = ldicu_brk_set_text(iterator.handle, text.baseAddress, length)
+        let status = ldicu_brk_set_text(handle, text.baseAddress, length)
         guard status <= 0 else { throw EngineError.icuFailed(operation: "ubrk_setText", code: status) }
+        // ICU's iterator keeps a pointer to the text; point it away before it goes back.
+        defer { _ = ldicu_brk_set_text(handle, nil, 0) }
         let capacity = text.count + 1
         var offsets = [Int32](repeating: 0, count: capacity)
         var mandatory: [Bool] = []
@@ -75,21 +97,147 @@ public final class BreakIteratorPool: Sendable {
             var statuses = [Int32](repeating: 0, count: capacity)
             n = offsets.withUnsafeMutableBufferPointer { o in
                 statuses.withUnsafeMutableBufferPointer { s in
-                    ldicu_brk_collect(iterator.handle, o.baseAddress, s.baseAddress, Int32(capacity))
+                    ldicu_brk_collect(handle, o.baseAddress, s.baseAddress, Int32(capacity))
                 }
             }
             // UBRK_LINE_HARD: rule statuses 100–199 mark mandatory breaks.
             mandatory = statuses[0..<Int(n)].map { $0 >= 100 && $0 < 200 }
         } else {
             n = offsets.withUnsafeMutableBufferPointer { o in
-                ldicu_brk_collect(iterator.handle, o.baseAddress, nil, Int32(capacity))
+                ldicu_brk_collect(handle, o.baseAddress, nil, Int32(capacity))
             }
             mandatory = [Bool](repeating: false, count: Int(n))
         }
         offsets.removeSubrange(Int(n)...)
+        return Boundaries(offsets: offsets, mandatory: mandatory)
+    }
+}
+
+/// ICU's line-break opportunities in one paragraph's text, found near each line's end
+/// rather than all ahead of time. A line ending at or before `fit` ends at the last
+/// opportunity up to `fit`; ICU scans for it over a short stretch around `fit`, from the
+/// last place before it that is an opportunity by UAX #14 whatever surrounds it — after
+/// spaces, between letters or digits of the classes only rule LB18 (break after spaces) then
+/// decides; or between two ideographs, where only LB31 decides — else from the line's start
+/// (an opportunity: the line before ended there), to the first such place after it. ICU's
+/// scan starts afresh at each opportunity, looking only forward, and the stretch's ends are
+/// opportunities whatever lies beyond them, so over the stretch it finds what it finds in
+/// the whole text: a paragraph is scanned a word or so per line, not whole. Where text of
+/// class SA lies in the stretch (Thai, Lao, Khmer, Myanmar: ICU's dictionary breaks those
+/// over whole runs, which a stretch may cut) or no opportunity does (a word wider than the
+/// line), all opportunities are found once, from the paragraph's start (`all`), as
+/// `BreakIteratorPool.boundaries(.line, ...)` finds them.
+///
+/// Holds one of the pool's iterators and hands it back when released; it points that
+/// iterator at the text (not copied), so it must not outlive the text (a
+/// `ShapedParagraph`'s, valid while its layout runs). One user at a time.
+final class LineBreakFinder {
+    private let iterator: BreakIterator
+    private let pool: BreakIteratorPool
+    private let locale: String
+    private let text: UnsafeBufferPointer<UInt16>
+    /// Every opportunity, once a line needed them all.
+    private(set) var all: Boundaries?
+
+    /// Fails only when ICU cannot open an iterator.
+    init(_ text: UnsafeBufferPointer<UInt16>, locale: String, pool: BreakIteratorPool) throws {
+        iterator = try pool.checkOut(.line, locale: locale)
+        self.pool = pool
+        self.locale = locale
+        self.text = text
+    }
+
+    deinit {
         // ICU's iterator keeps a pointer to the text; point it away before it goes back.
         _ = ldicu_brk_set_text(iterator.handle, nil, 0)
-        return Boundaries(offsets: offsets, mandatory: mandatory)
+        pool.checkIn(iterator, .line, locale: locale)
+    }
+
+    /// Furthest a line's end is looked back from for a place to scan from, and ahead of for
+    /// one to scan to.
+    static let maxLook = 256
+
+    /// Whether `i` (0 < `i` < the text's length) is a line-break opportunity by UAX #14
+    /// whatever surrounds it: after spaces, between a letter or digit of the classes only
+    /// LB18 (break after spaces) then decides (LB14-LB17 look past spaces at what precedes
+    /// them, LB9 past marks at their base) and spaces at the text's start or such a letter
+    /// or digit with its marks; or between two ideographs, where only LB31 decides.
+    private func isCertainOpportunity(_ i: Int) -> Bool {
+        let before = text[i - 1]
+        if before == 0x20 {
+            guard ldicu_line_kind(text[i]) & UInt32(LDICU_LINE_SPACED) != 0 else { return false }
+            var j = i - 1
+            while j >= 0, text[j] == 0x20 { j -= 1 }
+            if j < 0 { return true }
+            while j >= 0, ldicu_line_kind(text[j]) & UInt32(LDICU_LINE_MARK) != 0 { j -= 1 }
+            return j >= 0 && ldicu_line_kind(text[j]) & UInt32(LDICU_LINE_SPACED) != 0
+        }
+        let ideograph = UInt32(LDICU_LINE_IDEOGRAPH)
+        return ldicu_line_kind(text[i]) & ideograph != 0 && ldicu_line_kind(before) & ideograph != 0
+    }
+
+    /// The last opportunity after `start` and at or before `fit` (`start` < `fit` ≤ the
+    /// text's length; `start` an opportunity, as the line before ended there), or nil when
+    /// none is known without every opportunity (`all`: then the caller walks those). Fails
+    /// when ICU cannot take the text.
+    func last(after start: Int, atOrBefore fit: Int) throws -> Int? {
+        let n = text.count
+        if fit >= n { return n }
+        // (Text of class SA at the line's end: see below. Asked first, as that text has no
+        // certain places to look for.)
+        let complex = UInt32(LDICU_LINE_COMPLEX)
+        if ldicu_line_kind(text[fit]) & complex != 0 || ldicu_line_kind(text[fit - 1]) & complex != 0 { return nil }
+        // The stretch to scan: from the last certain opportunity up to `fit` (else the
+        // line's start), to the first certain one after `fit` (else the text's end).
+        var from = start
+        var i = fit
+        while i >= max(start + 1, fit - Self.maxLook) {
+            if isCertainOpportunity(i) { from = i; break }
+            i -= 1
+        }
+        if from == fit { return fit }
+        var to = n
+        i = fit + 1
+        while i < min(n, fit + 1 + Self.maxLook) {
+            if isCertainOpportunity(i) { to = i; break }
+            i += 1
+        }
+        // Text of class SA in the stretch: ICU's dictionary finds its breaks over whole runs
+        // of it, which the stretch may cut (a line's start may be one of them); all
+        // opportunities are found instead.
+        var k = from
+        while k < to {
+            let u = text[k]
+            if u & 0xFC00 == 0xD800, k + 1 < to, text[k + 1] & 0xFC00 == 0xDC00 {
+                if ldicu_is_complex_context(0x10000 + (UInt32(u & 0x3FF) << 10 | UInt32(text[k + 1] & 0x3FF))) != 0 { return nil }
+                k += 2
+                continue
+            }
+            if ldicu_line_kind(u) & UInt32(LDICU_LINE_COMPLEX) != 0 { return nil }
+            k += 1
+        }
+        // From `from` to `to`, as if the text were only that: each step of ICU's scan starts
+        // afresh at the opportunity before, looking only forward, and the stretch's ends are
+        // opportunities whatever lies beyond them, so it finds there what it finds in the
+        // whole text.
+        let status = ldicu_brk_set_text(iterator.handle, text.baseAddress! + from, Int32(to - from))
+        guard status <= 0 else { throw EngineError.icuFailed(operation: "ubrk_setText", code: status) }
+        var last = from
+        while true {
+            let b = ldicu_brk_next(iterator.handle)
+            if b < 0 || from + Int(b) > fit { break }
+            last = from + Int(b)
+        }
+        return last > start ? last : nil
+    }
+
+    /// Every opportunity of the text, found from its start once (and kept). Fails when ICU
+    /// cannot take the text.
+    func allOpportunities() throws -> Boundaries {
+        if let all { return all }
+        let found = try iterator.boundaries(.line, of: text)
+        all = found
+        return found
     }
 }
 

@@ -5,14 +5,15 @@
 /// line's end hangs past the width (it is not measured); a mandatory break (U+2028, VT, FF)
 /// ends a line; a segment wider than the width on its own is broken between grapheme
 /// clusters, keeping at least one cluster per line. Over a paragraph, linear in its length
-/// (plus the tabs on each line).
+/// (plus the tabs on each line); with opportunities found on demand, a binary search and a
+/// look around one place per line.
 struct LineFiller {
     /// `prefix[i]` is the advance of units `0..<i`; count + 1 entries.
     let prefix: [Double]
     /// `hangStart[i]`: where the run of hanging white space that ends at `i` starts
     /// (`i` itself when unit `i - 1` is not hanging white space).
     let hangStart: [Int32]
-    let breaks: Boundaries
+    let breaks: LineBreaks
     let graphemes: [Int32]
     /// Offsets right after a soft hyphen (U+00AD): a line ending there shows a hyphen of
     /// `hyphenWidth`.
@@ -21,12 +22,18 @@ struct LineFiller {
     /// Where the breaker is: the next break opportunity and grapheme boundary to look at.
     private var k = 1
     private var g = 0
+    /// The next mandatory break to look at, with opportunities found on demand.
+    private var h = 0
 
-    init(prefix: [Double], hangStart: [Int32], breaks: Boundaries, graphemes: [Int32]) {
+    init(prefix: [Double], hangStart: [Int32], breaks: LineBreaks, graphemes: [Int32]) {
         self.prefix = prefix
         self.hangStart = hangStart
         self.breaks = breaks
         self.graphemes = graphemes
+    }
+
+    init(prefix: [Double], hangStart: [Int32], breaks: Boundaries, graphemes: [Int32]) {
+        self.init(prefix: prefix, hangStart: hangStart, breaks: .all(breaks), graphemes: graphemes)
     }
 
     var count: Int { prefix.count - 1 }
@@ -45,8 +52,52 @@ struct LineFiller {
 
     /// The end of the line that starts at `start` (< count), at most `maxWidth` wide as
     /// `measure` measures it (nil: only mandatory breaks end it). Lines must be asked for in
-    /// order.
-    mutating func nextLine(from start: Int, maxWidth: Double?, measure: (Int, Int) -> Double) -> Int {
+    /// order. Fails only when ICU cannot take the text (opportunities found on demand).
+    mutating func nextLine(from start: Int, maxWidth: Double?, measure: (Int, Int) -> Double) throws -> Int {
+        switch breaks {
+        case .all(let breaks): return nextLine(from: start, maxWidth: maxWidth, breaks: breaks, measure: measure)
+        case .onDemand(let finder, let hard): return try nextLine(from: start, maxWidth: maxWidth, finder: finder, hard: hard, measure: measure)
+        }
+    }
+
+    /// `nextLine` over opportunities found on demand: the furthest end that fits found by
+    /// galloping and bisection (`measure` never shrinks as the end moves on), then the last
+    /// opportunity up to it — the line the walk over every opportunity ends at, without the
+    /// walk. Where the finder knows no opportunity without finding them all (and from then
+    /// on in the paragraph), the walk — which also breaks a word wider than the line.
+    private mutating func nextLine(from start: Int, maxWidth: Double?, finder: LineBreakFinder, hard: [Int32],
+                                   measure: (Int, Int) -> Double) throws -> Int {
+        if let all = finder.all { return nextLine(from: start, maxWidth: maxWidth, breaks: all, measure: measure) }
+        let n = count
+        while h < hard.count, Int(hard[h]) <= start { h += 1 }
+        let nextHard = h < hard.count ? Int(hard[h]) : n
+        guard let maxWidth else { return nextHard }
+        let limit = maxWidth + max(1e-6, maxWidth * 1e-9)
+        // `fit`: the furthest end whose line fits (`start` when not even one unit does).
+        var fit = start
+        var tooWide = n + 1
+        var step = 64
+        while fit < n {
+            let probe = min(n, fit + step)
+            if measure(start, probe) <= limit {
+                fit = probe
+                step *= 2
+            } else {
+                tooWide = probe
+                break
+            }
+        }
+        while tooWide - fit > 1 {
+            let mid = fit + (tooWide - fit) / 2
+            if measure(start, mid) <= limit { fit = mid } else { tooWide = mid }
+        }
+        if nextHard <= fit { return nextHard }
+        if fit > start, let last = try finder.last(after: start, atOrBefore: fit) { return last }
+        return nextLine(from: start, maxWidth: maxWidth, breaks: try finder.allOpportunities(), measure: measure)
+    }
+
+    /// `nextLine` walking every opportunity found ahead of time.
+    private mutating func nextLine(from start: Int, maxWidth: Double?, breaks: Boundaries, measure: (Int, Int) -> Double) -> Int {
         let n = count
         let offsets = breaks.offsets
         while k < offsets.count, Int(offsets[k]) <= start { k += 1 }
@@ -92,6 +143,17 @@ struct LineFiller {
         }
         return lastFit > start ? lastFit : n
     }
+}
+
+/// Where a paragraph's lines may break, as `LineFiller` reads them.
+enum LineBreaks {
+    /// Every opportunity, found ahead of time, with which of them are mandatory.
+    case all(Boundaries)
+    /// ICU's opportunities found near each line's end, and the mandatory breaks (after each
+    /// U+000B, U+000C and U+2028, as ICU has them; ascending, before the text's end). Only
+    /// for paragraphs whose line width never shrinks as a line's end moves on (no tabs, soft
+    /// hyphens or negative advances), which the bisection in `nextLine` needs.
+    case onDemand(LineBreakFinder, hard: [Int32])
 }
 
 /// Whether a UTF-16 unit is white space that hangs at a line's end rather than being measured.

@@ -17,7 +17,7 @@ struct ShapedParagraph {
     /// Shaped advances per unit, letter spacing included, and their prefix sums.
     let advances: [Double]
     let prefix: [Double]
-    let breaks: Boundaries
+    let breaks: LineBreaks
     let hangStart: [Int32]
     /// Offsets of the tab characters.
     let tabs: [Int]
@@ -122,7 +122,7 @@ struct ParagraphContext {
         let bidi = try BidiParagraph(text: text, direction: request.paragraph.direction)
         guard n > 0 else {
             return ShapedParagraph(range: range, text: text, bidi: bidi, graphemes: [0], runs: [], advances: [], prefix: [0],
-                                   breaks: Boundaries(offsets: [0], mandatory: [false]), hangStart: [0], tabs: [],
+                                   breaks: .all(Boundaries(offsets: [0], mandatory: [false])), hangStart: [0], tabs: [],
                                    softHyphenEnds: [], endsWithHardBreak: false)
         }
 
@@ -258,28 +258,48 @@ struct ParagraphContext {
             }
         }
 
-        // One pass: tabs, soft hyphens and the advances' running sum (written in place).
+        // One pass: tabs, soft hyphens, mandatory breaks (after U+000B, U+000C and U+2028),
+        // whether an advance is negative, and the advances' running sum (written in place).
         var tabs: [Int] = []
         var softHyphens: Set<Int> = []
+        var hardBreaks: [Int32] = []
+        var negativeAdvance = false
         let prefix = advances.withUnsafeBufferPointer { a in
             [Double](unsafeUninitializedCapacity: n + 1) { sums, count in
                 var sum = 0.0
                 sums[0] = 0
                 for i in 0..<n {
                     let u = text[i]
-                    if u <= 0xAD, u == 0x09 || u == 0xAD {
-                        if u == 0x09 { tabs.append(i) } else { softHyphens.insert(i + 1) }
+                    if u <= 0xAD {
+                        if u == 0x09 {
+                            tabs.append(i)
+                        } else if u == 0xAD {
+                            softHyphens.insert(i + 1)
+                        } else if u == 0x0B || u == 0x0C, i + 1 < n {
+                            hardBreaks.append(Int32(i + 1))
+                        }
+                    } else if u == 0x2028, i + 1 < n {
+                        hardBreaks.append(Int32(i + 1))
                     }
+                    if a[i] < 0 { negativeAdvance = true }
                     sum += a[i]
                     sums[i + 1] = sum
                 }
                 count = n + 1
             }
         }
-        var breaks = try breakOpportunities(text, graphemes: graphemes)
-        if !objects.isEmpty {
-            let kept = breaks.offsets.indices.filter { i in !objects.contains { $0.lowerBound < Int(breaks.offsets[i]) && Int(breaks.offsets[i]) < $0.upperBound } }
-            breaks = Boundaries(offsets: kept.map { breaks.offsets[$0] }, mandatory: kept.map { breaks.mandatory[$0] })
+        let breaks: LineBreaks
+        if request.paragraph.wrap == .word, engine.findsBreaksOnDemand, objects.isEmpty, tabs.isEmpty, softHyphens.isEmpty,
+           !negativeAdvance {
+            // A line's width here never shrinks as its end moves on (see `LineBreaks`).
+            breaks = .onDemand(try LineBreakFinder(text, locale: locale, pool: engine.breakIterators), hard: hardBreaks)
+        } else {
+            var all = try breakOpportunities(text, graphemes: graphemes)
+            if !objects.isEmpty {
+                let kept = all.offsets.indices.filter { i in !objects.contains { $0.lowerBound < Int(all.offsets[i]) && Int(all.offsets[i]) < $0.upperBound } }
+                all = Boundaries(offsets: kept.map { all.offsets[$0] }, mandatory: kept.map { all.mandatory[$0] })
+            }
+            breaks = .all(all)
         }
         return ShapedParagraph(range: range, text: text, bidi: bidi, graphemes: graphemes, runs: runs, advances: advances,
                                prefix: prefix, breaks: breaks,

@@ -18,12 +18,19 @@ public final class TextLayoutEngine: Sendable {
         self.init(fonts: fonts, maxTextLength: maxTextLength, shapeCache: ShapeCache(capacity: shapeCacheEntries))
     }
 
-    /// With a shape cache of the caller's (tests: one that shapes each missing word alone).
-    init(fonts: FontSystem, maxTextLength: Int = 16 << 20, shapeCache: ShapeCache) {
+    /// Whether line-break opportunities are found on demand near each line's end where a
+    /// paragraph allows (`LineBreaks.onDemand`), else all ahead of time; off only in tests,
+    /// to compare the two.
+    let findsBreaksOnDemand: Bool
+
+    /// With a shape cache of the caller's (tests: one that shapes each missing word alone),
+    /// and break opportunities found on demand or not (tests: to compare).
+    init(fonts: FontSystem, maxTextLength: Int = 16 << 20, shapeCache: ShapeCache, findingBreaksOnDemand: Bool = true) {
         self.fonts = fonts
         self.breakIterators = BreakIteratorPool()
         self.maxTextLength = maxTextLength
         self.shapeCache = shapeCache
+        self.findsBreaksOnDemand = findingBreaksOnDemand
     }
 
     /// Lays out `request`. Fails with `EngineError.textTooLong` past `maxTextLength`,
@@ -292,7 +299,7 @@ struct LayoutRun {
                     let tabOrigin = p.isRTL ? (boxRight.map { $0 - (slot.x + (slot.width ?? 0)) } ?? lead) : slot.x - boxLeft
                     var end: Int
                     if start < p.count {
-                        end = filler.nextLine(from: start, maxWidth: style.wrap == .none ? nil : slot.width) { s, e in
+                        end = try filler.nextLine(from: start, maxWidth: style.wrap == .none ? nil : slot.width) { s, e in
                             context.lineWidth(p, prefix: p.prefix, s, e, tabOrigin: tabOrigin, hyphenWidth: hyphenWidth)
                         }
                         if end <= start { end = p.count }   // defensive: a line always moves on

@@ -41,6 +41,30 @@ int32_t ldicu_brk_set_text(ldicu_break *iterator, const uint16_t *text, int32_t 
 int32_t ldicu_brk_collect(ldicu_break *iterator, int32_t *offsets, int32_t *statuses,
                           int32_t capacity);
 
+/** The next boundary of the current text after the iterator's position (0 right after
+ *  `ldicu_brk_set_text`), or -1 at the end. Each step starts afresh at the boundary before. */
+int32_t ldicu_brk_next(ldicu_break *iterator);
+
+/** Whether a code point's line-break class is SA (complex context: ICU finds the breaks
+ *  between such characters with a dictionary). */
+int ldicu_is_complex_context(uint32_t codepoint);
+
+/** What a UTF-16 unit (a BMP code point; a surrogate is none of these) is to the line
+ *  breaker, as bits: LDICU_LINE_SPACED for a letter or digit whose line-break class is AL,
+ *  HL, NU, H2, H3 or SA (between one and spaces, on either side, only UAX #14's LB18,
+ *  break after spaces, decides); LDICU_LINE_IDEOGRAPH for one of class ID (between two,
+ *  only LB31, break everywhere else, decides); LDICU_LINE_MARK for what rule LB9 attaches
+ *  to the character before it (class CM and ZWJ, and the marks of class SA, which ICU's
+ *  rules take as CM); LDICU_LINE_COMPLEX for any of class SA (ICU finds the breaks between
+ *  those with a dictionary). Thread-safe; works out 64 code points at a time on first use. */
+enum {
+  LDICU_LINE_SPACED = 1,
+  LDICU_LINE_IDEOGRAPH = 2,
+  LDICU_LINE_MARK = 4,
+  LDICU_LINE_COMPLEX = 8
+};
+uint32_t ldicu_line_kind(uint16_t unit);
+
 /** The Unicode script (UScriptCode) of a code point; USCRIPT_COMMON is 0,
  *  USCRIPT_INHERITED is 1. */
 int32_t ldicu_script(uint32_t codepoint);
