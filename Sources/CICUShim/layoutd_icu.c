@@ -49,10 +49,6 @@ int32_t ldicu_brk_next(ldicu_break *iterator) {
   return p == UBRK_DONE ? -1 : p;
 }
 
-int ldicu_is_complex_context(uint32_t codepoint) {
-  return u_getIntPropertyValue((UChar32)codepoint, UCHAR_LINE_BREAK) == U_LB_COMPLEX_CONTEXT ? 1 : 0;
-}
-
 /* `ldicu_line_kind`'s answers, worked out per block of 64 BMP code points on first use: four
  * masks per block (LDICU_LINE_* order) and whether the block is done. Blocks may be worked
  * out by two threads at once: both store the same values. */

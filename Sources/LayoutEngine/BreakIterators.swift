@@ -122,9 +122,10 @@ extension BreakIterator {
 /// (an opportunity: the line before ended there), to the first such place after it. ICU's
 /// scan starts afresh at each opportunity, looking only forward, and the stretch's ends are
 /// opportunities whatever lies beyond them, so over the stretch it finds what it finds in
-/// the whole text: a paragraph is scanned a word or so per line, not whole. Where text of
-/// class SA lies in the stretch (Thai, Lao, Khmer, Myanmar: ICU's dictionary breaks those
-/// over whole runs, which a stretch may cut) or no opportunity does (a word wider than the
+/// the whole text: a paragraph is scanned a word or so per line, not whole. Where the line
+/// starts inside a run of class SA (Thai, Lao, Khmer, Myanmar: ICU's dictionary breaks such
+/// a run whole, so a scan may not start inside it) and no certain place lies within reach
+/// before the line's end, or where no opportunity lies in the stretch (a word wider than the
 /// line), all opportunities are found once, from the paragraph's start (`all`), as
 /// `BreakIteratorPool.boundaries(.line, ...)` finds them.
 ///
@@ -183,17 +184,28 @@ final class LineBreakFinder {
     func last(after start: Int, atOrBefore fit: Int) throws -> Int? {
         let n = text.count
         if fit >= n { return n }
-        // (Text of class SA at the line's end: see below. Asked first, as that text has no
-        // certain places to look for.)
-        let complex = UInt32(LDICU_LINE_COMPLEX)
-        if ldicu_line_kind(text[fit]) & complex != 0 || ldicu_line_kind(text[fit - 1]) & complex != 0 { return nil }
-        // The stretch to scan: from the last certain opportunity up to `fit` (else the
-        // line's start), to the first certain one after `fit` (else the text's end).
-        var from = start
+        // The stretch to scan: from the last certain opportunity up to `fit` — or the line's
+        // start, when that is later — to the first certain one after `fit` (else the text's
+        // end). The line's start will not do when it may be one of the breaks ICU's
+        // dictionary finds inside a run of class SA (Thai, Lao, Khmer, Myanmar): the
+        // dictionary breaks a run whole, and a scan from inside it would see only part of
+        // it. A certain place, after spaces or between ideographs, is never inside such a
+        // run, so a stretch between two holds whole runs, broken as in the whole text.
+        var from = -1
         var i = fit
-        while i >= max(start + 1, fit - Self.maxLook) {
+        while i >= max(1, fit - Self.maxLook) {
             if isCertainOpportunity(i) { from = i; break }
             i -= 1
+        }
+        if from <= start {
+            func mayBeComplex(_ u: UInt16) -> Bool {
+                u & 0xF800 == 0xD800 || ldicu_line_kind(u) & UInt32(LDICU_LINE_COMPLEX) != 0
+            }
+            if start == 0 || !(mayBeComplex(text[start - 1]) && mayBeComplex(text[start])) {
+                from = start
+            } else if from < 0 {
+                return nil
+            }
         }
         if from == fit { return fit }
         var to = n
@@ -201,20 +213,6 @@ final class LineBreakFinder {
         while i < min(n, fit + 1 + Self.maxLook) {
             if isCertainOpportunity(i) { to = i; break }
             i += 1
-        }
-        // Text of class SA in the stretch: ICU's dictionary finds its breaks over whole runs
-        // of it, which the stretch may cut (a line's start may be one of them); all
-        // opportunities are found instead.
-        var k = from
-        while k < to {
-            let u = text[k]
-            if u & 0xFC00 == 0xD800, k + 1 < to, text[k + 1] & 0xFC00 == 0xDC00 {
-                if ldicu_is_complex_context(0x10000 + (UInt32(u & 0x3FF) << 10 | UInt32(text[k + 1] & 0x3FF))) != 0 { return nil }
-                k += 2
-                continue
-            }
-            if ldicu_line_kind(u) & UInt32(LDICU_LINE_COMPLEX) != 0 { return nil }
-            k += 1
         }
         // From `from` to `to`, as if the text were only that: each step of ICU's scan starts
         // afresh at the opportunity before, looking only forward, and the stretch's ends are

@@ -87,6 +87,17 @@ struct LineBreakFinderTests {
             #expect(try finder.last(after: 0, atOrBefore: 20) == 20)
             #expect(finder.all == nil)
         }
+        // Thai between spaces: ICU's dictionary breaks each run between them, whole.
+        let thai = utf16("ภาษาไทยเป็นภาษาที่ยาก ระบบนี้ทำงานได้ดีมาก ขอบคุณครับ")
+        let thaiAll = try thai.withUnsafeBufferPointer { try sharedEngine.breakIterators.boundaries(.line, of: $0, locale: "th") }
+        try thai.withUnsafeBufferPointer { text in
+            let finder = try LineBreakFinder(text, locale: "th", pool: sharedEngine.breakIterators)
+            for fit in 30..<40 {
+                let expected = thaiAll.offsets.last { Int($0) <= fit }.map(Int.init)
+                #expect(try finder.last(after: 0, atOrBefore: fit) == expected, "up to \(fit)")
+            }
+            #expect(finder.all == nil)
+        }
     }
 
     static let eager: TextLayoutEngine = TextLayoutEngine(fonts: sharedEngine.fonts, shapeCache: ShapeCache(capacity: 20_000),

@@ -45,10 +45,6 @@ int32_t ldicu_brk_collect(ldicu_break *iterator, int32_t *offsets, int32_t *stat
  *  `ldicu_brk_set_text`), or -1 at the end. Each step starts afresh at the boundary before. */
 int32_t ldicu_brk_next(ldicu_break *iterator);
 
-/** Whether a code point's line-break class is SA (complex context: ICU finds the breaks
- *  between such characters with a dictionary). */
-int ldicu_is_complex_context(uint32_t codepoint);
-
 /** What a UTF-16 unit (a BMP code point; a surrogate is none of these) is to the line
  *  breaker, as bits: LDICU_LINE_SPACED for a letter or digit whose line-break class is AL,
  *  HL, NU, H2, H3 or SA (between one and spaces, on either side, only UAX #14's LB18,
