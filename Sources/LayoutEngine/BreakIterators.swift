@@ -167,11 +167,14 @@ final class LineBreakFinder {
         let before = text[i - 1]
         if before == 0x20 {
             guard ldicu_line_kind(text[i]) & UInt32(LDICU_LINE_SPACED) != 0 else { return false }
+            // (Looking back at most `maxLook` units: past that, not taken for certain, so that
+            // a run of spaces or marks is not read again for every place after it.)
+            let floor = i - Self.maxLook
             var j = i - 1
-            while j >= 0, text[j] == 0x20 { j -= 1 }
+            while j >= 0, j > floor, text[j] == 0x20 { j -= 1 }
             if j < 0 { return true }
-            while j >= 0, ldicu_line_kind(text[j]) & UInt32(LDICU_LINE_MARK) != 0 { j -= 1 }
-            return j >= 0 && ldicu_line_kind(text[j]) & UInt32(LDICU_LINE_SPACED) != 0
+            while j >= 0, j > floor, ldicu_line_kind(text[j]) & UInt32(LDICU_LINE_MARK) != 0 { j -= 1 }
+            return j >= 0 && j > floor && ldicu_line_kind(text[j]) & UInt32(LDICU_LINE_SPACED) != 0
         }
         let ideograph = UInt32(LDICU_LINE_IDEOGRAPH)
         return ldicu_line_kind(text[i]) & ideograph != 0 && ldicu_line_kind(before) & ideograph != 0

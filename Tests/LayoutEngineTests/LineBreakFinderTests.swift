@@ -134,6 +134,20 @@ struct LineBreakFinderTests {
                 }
             }
         }
+        // Runs of spaces and of marks longer than the finder looks back over.
+        let long = ["word" + String(repeating: " ", count: 600) + "next one here",
+                    "x" + String(repeating: "\u{301}", count: 600) + " y z w" + String(repeating: " ab", count: 200),
+                    String(repeating: "(a) ", count: 300), String(repeating: "中文", count: 400) + " end"]
+        for text in long {
+            for width in [40.0, 97.5, 360] {
+                let request = LayoutRequest(text: utf16(text), width: width)
+                let a = try onDemand.layout(request), b = try Self.eager.layout(request)
+                lines += a.lines.count
+                if a.lines.map({ [$0.start, $0.end] }) != b.lines.map({ [$0.start, $0.end] }), different.count < 5 {
+                    different.append("long runs at \(width): \(text.prefix(20))")
+                }
+            }
+        }
         #expect(different.isEmpty, "\(different)")
         #expect(lines > 20_000)
     }
