@@ -32,10 +32,6 @@ struct LineFiller {
         self.graphemes = graphemes
     }
 
-    init(prefix: [Double], hangStart: [Int32], breaks: Boundaries, graphemes: [Int32]) {
-        self.init(prefix: prefix, hangStart: hangStart, breaks: .all(breaks), graphemes: graphemes)
-    }
-
     var count: Int { prefix.count - 1 }
 
     /// Whether a line ending at `end` ends at a soft hyphen and shows a hyphen.

@@ -20,27 +20,17 @@ struct LineBreakFinderTests {
         "\u{2028}", "\u{0B}", "\u{0C}", "😀", "👍", "\u{1F3FD}", "🇫", "🇷", "\u{AD}", "\t",
     ]
 
-    /// A deterministic generator (SplitMix64), so a failure can be replayed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Random text: mostly words of letters between spaces (as real text is, so that the
     /// finder's certain places occur), with every other character of `alphabet` mixed in.
-    static func randomText(_ g: inout Generator) -> [UInt16] {
+    /// (Seeded, with the property tests' generator: a failure can be replayed.)
+    static func randomText(_ g: inout PropertyTests.Generator) -> [UInt16] {
+        let letters = ["a", "é", "ж", "中", "ก", "한", "ا"]
         var s = ""
-        for _ in 0..<Int.random(in: 1...40, using: &g) {
-            switch Int.random(in: 0..<10, using: &g) {
-            case 0..<4: s += String(repeating: ["a", "é", "ж", "中", "ก", "한", "ا"].randomElement(using: &g)!, count: Int.random(in: 1...4, using: &g))
+        for _ in 0..<g.int(1...40) {
+            switch g.int(0...9) {
+            case 0..<4: s += String(repeating: letters[g.int(0...(letters.count - 1))], count: g.int(1...4))
             case 4..<6: s += " "
-            default: s += alphabet.randomElement(using: &g)!
+            default: s += alphabet[g.int(0...(alphabet.count - 1))]
             }
         }
         return utf16(s)
@@ -52,7 +42,7 @@ struct LineBreakFinderTests {
     /// and Thai pick other rules or a dictionary). Plain spaced words are answered without
     /// the walk.
     @Test func theFinderAnswersWhatTheWholeScanFinds() throws {
-        var g = Generator(state: 0x5EED)
+        var g = PropertyTests.Generator(state: 0x5EED)
         var asked = 0, answered = 0
         var wrong: [String] = []
         for round in 0..<1200 {
@@ -122,7 +112,7 @@ struct LineBreakFinderTests {
                 }
             }
         }
-        var g = Generator(state: 0xB0B)
+        var g = PropertyTests.Generator(state: 0xB0B)
         for round in 0..<600 {
             let units = Self.randomText(&g)
             for width in [64.0, 23] {

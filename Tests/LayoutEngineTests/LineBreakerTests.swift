@@ -11,7 +11,7 @@ import Testing
         let offsets = breaks ?? defaultBreaks(units)
         let hang = units.withUnsafeBufferPointer { hangingSpaceStarts($0) }
         return LineFiller(prefix: prefix, hangStart: hang,
-                           breaks: Boundaries(offsets: offsets, mandatory: offsets.map { mandatory.contains($0) }),
+                           breaks: .all(Boundaries(offsets: offsets, mandatory: offsets.map { mandatory.contains($0) })),
                            graphemes: graphemes ?? (0...units.count).map(Int32.init))
     }
 
