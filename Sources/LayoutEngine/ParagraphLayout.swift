@@ -509,30 +509,48 @@ struct ParagraphContext {
             var all: [ShapedGlyph] = []
             all.reserveCapacity(end - start)
             var rtlWords: [Range<Int>] = []
+            /// The key of the word `text[s..<e]` (nil when too long to cache).
+            func wordKey(_ s: Int, _ e: Int) -> ShapeCache.WordKey? {
+                e - s > ShapeCache.maxWordLength ? nil
+                    : cache.key(context: context, bot: s == 0, eot: e == text.count,
+                                text: UnsafeBufferPointer(rebasing: text[s..<e]))
+            }
+            // Each word's key is made a word ahead and its slot in the cache prefetched then
+            // (`ShapeCache.prefetch`), so that it is on its way while this word is looked up.
             var w = start
+            var e = wordEnd(text, w, end)
+            var thisKey = wordKey(w, e)
             while w < end {
-                let e = wordEnd(text, w, end)
+                let nextEnd = e < end ? wordEnd(text, e, end) : end
+                let nextKey = e < end ? wordKey(e, nextEnd) : nil
+                if let nextKey { cache.prefetch(nextKey) }
                 let first = all.count
-                if e - w > ShapeCache.maxWordLength {
+                var next = e
+                if let wordKey = thisKey {
+                    let word = UnsafeBufferPointer(rebasing: text[w..<e])
+                    if cache.appendGlyphs(wordKey, text: word, to: &all) {
+                        Self.place(&all, from: first, at: w, advances: &advances, rtl: rtl, rtlWords: &rtlWords)
+                    } else {
+                        // (What the run shapes with, bundled only here: kept across the loop, its
+                        // references would be counted for every run.)
+                        let run = RunWords(face: face, font: font, features: features[styleIndex], script: key.script,
+                                           level: key.level, size: size, cache: cache, context: context)
+                        next = shapeMissingWords(text, w, e, wordKey, runEnd: end, run, all: &all, advances: &advances,
+                                                 rtlWords: &rtlWords)
+                    }
+                } else {
                     all += shaping.shape(paragraph: text, start: w, end: e, face: face, font: font,
                                          features: features[styleIndex], script: key.script, level: key.level,
                                          language: language, size: size, advances: &advances)
                     if rtl { rtlWords.append(first..<all.count) }
-                    w = e
-                    continue
                 }
-                let word = UnsafeBufferPointer(rebasing: text[w..<e])
-                let wordKey = cache.key(context: context, bot: w == 0, eot: e == text.count, text: word)
-                if cache.appendGlyphs(wordKey, text: word, to: &all) {
-                    Self.place(&all, from: first, at: w, advances: &advances, rtl: rtl, rtlWords: &rtlWords)
-                    w = e
-                } else {
-                    // (What the run shapes with, bundled only here: kept across the loop, its
-                    // references would be counted for every run.)
-                    let run = RunWords(face: face, font: font, features: features[styleIndex], script: key.script,
-                                       level: key.level, size: size, cache: cache, context: context)
-                    w = shapeMissingWords(text, w, e, wordKey, runEnd: end, run, all: &all, advances: &advances,
-                                          rtlWords: &rtlWords)
+                w = next
+                if next == e {
+                    (e, thisKey) = (nextEnd, nextKey)
+                } else if w < end {
+                    // (Words after this one were shaped with it: the next is further on.)
+                    e = wordEnd(text, w, end)
+                    thisKey = wordKey(w, e)
                 }
             }
             if rtl, rtlWords.count > 1 {

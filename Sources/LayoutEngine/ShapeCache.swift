@@ -1,3 +1,4 @@
+import CICUShim
 import Glibc
 import Synchronization
 
@@ -52,9 +53,12 @@ public final class ShapeCache: @unchecked Sendable {
     /// fields would cost on every probe. A hit's glyphs are copied out under the lock: no
     /// array of the cache's is handed out and retained, so threads looking up the same words
     /// do not write to (and pull back and forth between their cores) the same counters.
-    struct Shard: Sendable {
-        /// 64 bytes (fields in this order, none padded): a probe that reaches an entry reads
-        /// one or two cache lines of it, not two or three.
+    /// Owns its two blocks (entries and slots), freed in `deinit`. (`@unchecked Sendable`:
+    /// the blocks are read and written only through the shard, and the shard only under its
+    /// `Mutex`; the slots' address alone is handed out, for prefetching.)
+    struct Shard: ~Copyable, @unchecked Sendable {
+        /// 64 bytes (fields in this order, none padded), kept 64-byte aligned: a probe that
+        /// reaches an entry reads one cache line of it, not two.
         struct Entry: Sendable {
             var hash: UInt64
             /// A word of up to `Packed.capacity` units, in place (compared without reaching
@@ -69,13 +73,20 @@ public final class ShapeCache: @unchecked Sendable {
             var flags: UInt8
             var length: UInt8
         }
-        private var entries: [Entry] = []
+        /// The entries, `count` of them, in a block of `capacity`, aligned to 64 bytes: an
+        /// entry is one cache line, not parts of two.
+        private let entries: UnsafeMutablePointer<Entry>
+        private(set) var count = 0
+        /// Where the entries lie (for a test of their alignment).
+        var entriesAddress: UnsafeRawPointer { UnsafeRawPointer(entries) }
         private var glyphs: [ShapedGlyph] = []
         private var texts: [UInt16] = []
         /// Slots: the hash's high 32 bits, then entry number + 1 (0 for empty), so a probe
-        /// passes other words' slots without reading their entries. Size a power of two, at
-        /// least twice the capacity.
-        private var slots: [UInt64]
+        /// passes other words' slots without reading their entries. `slotCount` of them (a
+        /// power of two, at least twice the capacity) in a block whose address never changes
+        /// (the cache prefetches a word's first slot by its address, without the lock).
+        let slots: UnsafeMutablePointer<UInt64>
+        let slotCount: Int
         private var tick: UInt64 = 0
         /// Lookups that found their word or not: counted here, under the shard's lock, not in
         /// one counter every core writes.
@@ -83,14 +94,27 @@ public final class ShapeCache: @unchecked Sendable {
         private(set) var misses = 0
         let capacity: Int
 
-        init(capacity: Int) {
-            self.capacity = max(8, capacity)
+        /// Slots for a shard of `capacity` words: a power of two, at least twice as many.
+        static func slotCount(capacity: Int) -> Int {
             var size = 16
-            while size < self.capacity * 2 { size <<= 1 }
-            slots = [UInt64](repeating: 0, count: size)
+            while size < capacity * 2 { size <<= 1 }
+            return size
         }
 
-        var count: Int { entries.count }
+        /// An empty shard for at most `capacity` (at least 8) words.
+        init(capacity: Int) {
+            self.capacity = max(8, capacity)
+            slotCount = Self.slotCount(capacity: self.capacity)
+            entries = UnsafeMutableRawPointer.allocate(byteCount: self.capacity * MemoryLayout<Entry>.stride, alignment: 64)
+                .bindMemory(to: Entry.self, capacity: self.capacity)
+            slots = .allocate(capacity: slotCount)
+            slots.initialize(repeating: 0, count: slotCount)
+        }
+
+        deinit {
+            entries.deallocate()
+            slots.deallocate()
+        }
 
         /// The entry number of the word, or nil; counts the lookup.
         private mutating func entry(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>,
@@ -119,28 +143,24 @@ public final class ShapeCache: @unchecked Sendable {
                            _ packed: Packed) -> Int? {
             // The probe reads the tables through buffers (no bounds or uniqueness checks).
             let tag = hash >> 32
-            return slots.withUnsafeBufferPointer { slots in
-                entries.withUnsafeBufferPointer { entries in
-                    texts.withUnsafeBufferPointer { texts in
-                        let mask = slots.count - 1
-                        var i = Int(truncatingIfNeeded: hash) & mask
-                        while true {
-                            let slot = slots[i]
-                            if slot == 0 { return nil }
-                            if slot >> 32 == tag {
-                                let e = Int(slot & 0xFFFF_FFFF) - 1
-                                if entries[e].hash == hash, entries[e].context == context, entries[e].flags == flags,
-                                   Int(entries[e].length) == text.count,
-                                   text.count <= Packed.capacity
-                                       ? entries[e].packed == packed
-                                       : memcmp(texts.baseAddress! + Int(entries[e].textStart), text.baseAddress!,
-                                                text.count * 2) == 0 {
-                                    return e
-                                }
-                            }
-                            i = (i + 1) & mask
+            return texts.withUnsafeBufferPointer { texts in
+                let mask = slotCount - 1
+                var i = Int(truncatingIfNeeded: hash) & mask
+                while true {
+                    let slot = slots[i]
+                    if slot == 0 { return nil }
+                    if slot >> 32 == tag {
+                        let e = Int(slot & 0xFFFF_FFFF) - 1
+                        if entries[e].hash == hash, entries[e].context == context, entries[e].flags == flags,
+                           Int(entries[e].length) == text.count,
+                           text.count <= Packed.capacity
+                               ? entries[e].packed == packed
+                               : memcmp(texts.baseAddress! + Int(entries[e].textStart), text.baseAddress!,
+                                        text.count * 2) == 0 {
+                            return e
                         }
                     }
+                    i = (i + 1) & mask
                 }
             }
         }
@@ -166,18 +186,20 @@ public final class ShapeCache: @unchecked Sendable {
             // (The look-up here is not one of the cache's: not counted.)
             // (A word shaped into more glyphs than an entry counts is not kept: none does.)
             if made.count > Int(UInt16.max) || probe(hash, context, flags, text, packed) != nil { return }
-            if entries.count >= capacity { evictOldest() }
+            if count >= capacity { evictOldest() }
             tick += 1
             var textStart: Int32 = -1
             if text.count > Packed.capacity {
                 textStart = Int32(texts.count)
                 texts.append(contentsOf: text)
             }
-            entries.append(Entry(hash: hash, packed: packed, tick: tick, context: context, textStart: textStart,
-                                 glyphStart: Int32(glyphs.count), glyphCount: UInt16(made.count), flags: flags,
-                                 length: UInt8(text.count)))
+            (entries + count).initialize(to: Entry(hash: hash, packed: packed, tick: tick, context: context,
+                                                   textStart: textStart, glyphStart: Int32(glyphs.count),
+                                                   glyphCount: UInt16(made.count), flags: flags,
+                                                   length: UInt8(text.count)))
+            count += 1
             glyphs.append(contentsOf: made)
-            place(entries.count - 1)
+            place(count - 1)
         }
 
         /// Calls `body` with each kept word: when it was last used (this shard's clock), its
@@ -186,7 +208,7 @@ public final class ShapeCache: @unchecked Sendable {
                                   _ glyphs: UnsafeBufferPointer<ShapedGlyph>) -> Void) {
             glyphs.withUnsafeBufferPointer { glyphs in
                 texts.withUnsafeBufferPointer { texts in
-                    for entry in entries {
+                    for entry in UnsafeBufferPointer(start: entries, count: count) {
                         let words = UnsafeBufferPointer(rebasing: glyphs[Int(entry.glyphStart)..<(Int(entry.glyphStart) + Int(entry.glyphCount))])
                         if entry.textStart >= 0 {
                             body(entry.tick, entry.context, entry.flags,
@@ -207,14 +229,14 @@ public final class ShapeCache: @unchecked Sendable {
         mutating func countMiss() { misses += 1 }
 
         mutating func clear() {
-            entries.removeAll()
+            count = 0
             glyphs.removeAll()
             texts.removeAll()
-            for i in slots.indices { slots[i] = 0 }
+            slots.update(repeating: 0, count: slotCount)
         }
 
         private mutating func place(_ e: Int) {
-            let mask = slots.count - 1
+            let mask = slotCount - 1
             let hash = entries[e].hash
             var i = Int(truncatingIfNeeded: hash) & mask
             while slots[i] != 0 { i = (i + 1) & mask }
@@ -228,11 +250,11 @@ public final class ShapeCache: @unchecked Sendable {
         /// on every eviction.
         private mutating func evictOldest() {
             let drop = max(1, capacity / 8)
-            let threshold = entries.map(\.tick).sorted()[drop - 1]
+            let threshold = UnsafeBufferPointer(start: entries, count: count).map(\.tick).sorted()[drop - 1]
             var kept = 0, glyphEnd = 0, textEnd = 0
             glyphs.withUnsafeMutableBufferPointer { glyphs in
                 texts.withUnsafeMutableBufferPointer { texts in
-                    for e in entries.indices where entries[e].tick > threshold {
+                    for e in 0..<count where entries[e].tick > threshold {
                         var entry = entries[e]
                         let count = Int(entry.glyphCount)
                         if count > 0 {
@@ -251,11 +273,11 @@ public final class ShapeCache: @unchecked Sendable {
                     }
                 }
             }
-            entries.removeSubrange(kept...)
+            count = kept
             glyphs.removeSubrange(glyphEnd...)
             texts.removeSubrange(textEnd...)
-            for i in slots.indices { slots[i] = 0 }
-            for e in entries.indices { place(e) }
+            slots.update(repeating: 0, count: slotCount)
+            for e in 0..<count { place(e) }
         }
     }
 
@@ -264,6 +286,10 @@ public final class ShapeCache: @unchecked Sendable {
     /// a write to the same counter from every thread, on every word).
     private let shards: UnsafeMutablePointer<Mutex<Shard>>
     private static let shardCount = 16
+    /// Each shard's slots (their block's address, which never changes; the same count for
+    /// all), for `prefetch`.
+    private let slotBlocks: UnsafeMutablePointer<UnsafeMutablePointer<UInt64>>
+    private let slotMask: Int
     /// Most words kept in all (0: the cache is off).
     public let capacity: Int
 
@@ -281,12 +307,26 @@ public final class ShapeCache: @unchecked Sendable {
         self.shapesMissingWordsTogether = shapingMissingWordsTogether
         let perShard = max(1, capacity / Self.shardCount)
         shards = .allocate(capacity: Self.shardCount)
-        for i in 0..<Self.shardCount { (shards + i).initialize(to: Mutex(Shard(capacity: perShard))) }
+        slotBlocks = .allocate(capacity: Self.shardCount)
+        slotMask = Shard.slotCount(capacity: max(8, perShard)) - 1
+        for i in 0..<Self.shardCount {
+            let shard = Shard(capacity: perShard)
+            (slotBlocks + i).initialize(to: shard.slots)
+            (shards + i).initialize(to: Mutex(shard))
+        }
     }
 
     deinit {
         shards.deinitialize(count: Self.shardCount)
         shards.deallocate()
+        slotBlocks.deallocate()
+    }
+
+    /// Starts loading the first slot `key`'s lookup will read (a hint; reads nothing): made
+    /// for a run's next word while the current one is looked up, so that the slot — a likely
+    /// cache miss, words being spread over the cache by their hashes — is on its way.
+    @inline(__always) func prefetch(_ key: WordKey) {
+        ld_prefetch(slotBlocks[key.shard] + (Int(truncatingIfNeeded: key.hash) & slotMask))
     }
 
     /// A word's place in the cache: its hash (of its text and context), its text packed,

@@ -88,10 +88,14 @@ struct ShapeCacheTests {
     }
 
     /// An entry is one cache line's size, as its layout promises (a field added or moved
-    /// that pads it shows here).
+    /// that pads it shows here), and lies on one: the shard's entries start 64-byte aligned.
     @Test func anEntryIsSixtyFourBytes() {
         #expect(MemoryLayout<ShapeCache.Shard.Entry>.size == 64)
         #expect(MemoryLayout<ShapeCache.Shard.Entry>.stride == 64)
+        for capacity in [8, 100, 1250] {
+            let shard = ShapeCache.Shard(capacity: capacity)
+            #expect(UInt(bitPattern: shard.entriesAddress) % 64 == 0, "capacity \(capacity)")
+        }
     }
 
     @Test func theCacheIsBounded() throws {
