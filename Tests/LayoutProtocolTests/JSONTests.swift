@@ -42,8 +42,9 @@ import Testing
     }
 
     /// Strings of every kind of character, each written raw or escaped (`\\uXXXX` in either
-    /// case, surrogate pairs, the short escapes), in any mix: parsed back to the same string;
-    /// cut short or with a raw control character inside, refused.
+    /// case, surrogate pairs, the short escapes), in any mix: parsed back to the same string,
+    /// which the writer writes back as JSON read as the same; cut short or with a raw control
+    /// character inside, refused.
     @Test func escapedAndRawCharactersInAnyMix() throws {
         let pool: [Unicode.Scalar] = ["a", "Z", " ", "\"", "\\", "/", "\n", "\t", "\u{01}", "\u{1F}", "\u{7F}", "é", "ß",
                                       "\u{7FF}", "\u{800}", "א", "中", "\u{FFFD}", "\u{FFFF}", "😀", "\u{10000}", "\u{10FFFF}"]
@@ -75,6 +76,8 @@ import Testing
             }
             json += "\""
             #expect(try JSONParser.parse(json) == .string(text), "\(json)")
+            // Written back (small strings and long ones, plain and escaped): read as the same.
+            #expect(try JSONParser.parse(JSONWriter.serialize(.string(text))) == .string(text), "\(json)")
             // As a request's text, decoded straight to UTF-16: the same code units.
             let request = Array(#"{"params":{"text":"#.utf8) + Array(json.utf8) + Array("}}".utf8)
             let units = try JSONParser.parse(request, utf16Text: true)["params"]?["text"]
