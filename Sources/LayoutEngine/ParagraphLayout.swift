@@ -67,6 +67,10 @@ struct ParagraphContext {
     /// the next one replaces once there are eight.
     private var recentContexts: [(key: ContextMemoKey, number: Int)] = []
     private var nextRecentContext = 0
+    /// Whether anything reads the shaped runs' glyphs: glyph or run detail, geometry kept
+    /// for queries, a layout kept for reuse or reusing one. Without, a word found in the
+    /// shape cache only adds its advances (`ShapeCache.addAdvances`) and runs keep no glyphs.
+    let needsGlyphs: Bool
     /// Fonts the result's runs refer to, by index.
     var fonts: [UsedFont] = []
     private var fontIndex: [UsedFont: Int] = [:]
@@ -80,6 +84,8 @@ struct ParagraphContext {
         self.features = request.styles.map(harfBuzzFeatures)
         self.styleFamily = [Int?](repeating: nil, count: request.styles.count)
         self.isAttachmentStyle = request.styles.map { $0.attachment != nil }
+        self.needsGlyphs = request.detail >= .runs || request.keepsGeometry || request.keepsReusable
+            || request.previous != nil
         if request.styles.count == 1 {
             self.shapingID = [0]   // (most requests: no table to hash the one style into)
         } else {
@@ -507,7 +513,7 @@ struct ParagraphContext {
             // Left to right: glyphs go straight into the run. Right to left: each word's
             // glyphs (visual order within the word) are kept, then laid out last word first.
             var all: [ShapedGlyph] = []
-            all.reserveCapacity(end - start)
+            if needsGlyphs { all.reserveCapacity(end - start) }
             var rtlWords: [Range<Int>] = []
             /// The key of the word `text[s..<e]` (nil when too long to cache).
             func wordKey(_ s: Int, _ e: Int) -> ShapeCache.WordKey? {
@@ -528,7 +534,9 @@ struct ParagraphContext {
                 var next = e
                 if let wordKey = thisKey {
                     let word = UnsafeBufferPointer(rebasing: text[w..<e])
-                    if cache.appendGlyphs(wordKey, text: word, to: &all) {
+                    if !needsGlyphs, cache.addAdvances(wordKey, text: word, at: w, to: &advances) {
+                        // Found: its advances added, its glyphs left in the cache.
+                    } else if needsGlyphs, cache.appendGlyphs(wordKey, text: word, to: &all) {
                         Self.place(&all, from: first, at: w, advances: &advances, rtl: rtl, rtlWords: &rtlWords)
                     } else {
                         // (What the run shapes with, bundled only here: kept across the loop, its
@@ -553,6 +561,8 @@ struct ParagraphContext {
                     thisKey = wordKey(w, e)
                 }
             }
+            // (Glyphs of words shaped here, without `needsGlyphs`, are not kept either.)
+            if !needsGlyphs { return [] }
             if rtl, rtlWords.count > 1 {
                 var visual: [ShapedGlyph] = []
                 visual.reserveCapacity(all.count)

@@ -174,6 +174,23 @@ public final class ShapeCache: @unchecked Sendable {
             return true
         }
 
+        /// Adds the word's advances to `advances` (each glyph's at its cluster plus `offset`,
+        /// as `ParagraphContext.place` does) and returns true, or returns false (a miss).
+        mutating func find(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>,
+                           _ packed: Packed, addingAdvancesAt offset: Int, to advances: inout [Double]) -> Bool {
+            guard let e = entry(hash, context, flags, text, packed) else { return false }
+            let start = Int(entries[e].glyphStart), count = Int(entries[e].glyphCount)
+            glyphs.withUnsafeBufferPointer { glyphs in
+                advances.withUnsafeMutableBufferPointer { advances in
+                    for g in start..<(start + count) {
+                        let cluster = offset + Int(glyphs[g].cluster)
+                        if cluster < advances.count { advances[cluster] += Double(glyphs[g].advance) }
+                    }
+                }
+            }
+            return true
+        }
+
         /// The word's glyphs, or nil (a miss).
         mutating func find(_ hash: UInt64, _ context: Int32, _ flags: UInt8, _ text: UnsafeBufferPointer<UInt16>,
                            _ packed: Packed) -> [ShapedGlyph]? {
@@ -356,6 +373,17 @@ public final class ShapeCache: @unchecked Sendable {
     /// and `keep`s it). The cache must be on (`capacity` > 0).
     @inline(__always) func appendGlyphs(_ key: WordKey, text: UnsafeBufferPointer<UInt16>, to out: inout [ShapedGlyph]) -> Bool {
         shards[key.shard].withLock { $0.find(key.hash, key.context, key.flags, text, key.packed, appendingTo: &out) }
+    }
+
+    /// Adds the advances of the kept word `text`, found at `offset` of a paragraph, to that
+    /// paragraph's `advances` (per code unit: each glyph's at its cluster) and returns true;
+    /// or returns false: a miss, counted as `appendGlyphs` counts one. For a layout that
+    /// reads no glyphs: none are copied out.
+    @inline(__always) func addAdvances(_ key: WordKey, text: UnsafeBufferPointer<UInt16>, at offset: Int,
+                                       to advances: inout [Double]) -> Bool {
+        shards[key.shard].withLock {
+            $0.find(key.hash, key.context, key.flags, text, key.packed, addingAdvancesAt: offset, to: &advances)
+        }
     }
 
     /// Whether the word is kept, without counting a lookup or marking it used: for a caller

@@ -55,6 +55,43 @@ struct ShapeCacheTests {
         #expect(cached.shapeCache.lookupCounts.hits > cached.shapeCache.lookupCounts.misses, "the second pass hits")
     }
 
+    /// A layout that reads no glyphs (lines only, nothing kept) takes its words' advances
+    /// straight from the shape cache, copying no glyphs out: its lines are exactly those of a
+    /// layout that reads them (every box field), over the whole corpus at three widths, with
+    /// its words missing (the first pass) and found (the next), and break where a layout
+    /// without the cache breaks (whose advances, never rounded to the cache's `Float`, may
+    /// differ in the last bits).
+    @Test func aLayoutReadingNoGlyphsAddsAdvancesFromTheCache() throws {
+        let cached = TextLayoutEngine(fonts: sharedEngine.fonts, shapeCacheEntries: 20_000)
+        var lines = 0, different: [String] = []
+        for width in [360.0, 97.5, 1000] {
+            for (lang, text) in try Self.corpus() {
+                for pass in 0..<2 {
+                    func request(_ detail: LayoutDetail) -> LayoutRequest {
+                        LayoutRequest(text: utf16(text), width: width + Double(pass) * 0.01,
+                                      font: FontDescriptor(family: "Noto Sans", size: 16), language: lang, detail: detail)
+                    }
+                    let plain = try cached.layout(request(.lines))
+                    let full = try cached.layout(request(.glyphs))
+                    let uncached = try Self.uncached.layout(request(.lines))
+                    lines += plain.lines.count
+                    let boxes = { (layout: TextLayout) in
+                        layout.lines.map { l -> [Double] in
+                            [Double(l.start), Double(l.end), l.x, l.y, l.width, l.height, l.baseline, l.ascent, l.descent]
+                        }
+                    }
+                    let breaks = { (layout: TextLayout) in layout.lines.map { [$0.start, $0.end] } }
+                    if boxes(plain) != boxes(full) || breaks(plain) != breaks(uncached), different.count < 5 {
+                        different.append("\(lang) at \(width), pass \(pass)")
+                    }
+                }
+            }
+        }
+        #expect(different.isEmpty, "\(different)")
+        #expect(lines > 3000)
+        #expect(cached.shapeCache.lookupCounts.hits > 10 * cached.shapeCache.lookupCounts.misses)
+    }
+
     /// Missing words shaped together in one call and cut apart where HarfBuzz marks the cut
     /// safe give exactly what shaping each alone gives — every glyph, cluster, advance and
     /// offset of every line, in every script of the corpus, right-to-left ones included — and
