@@ -49,14 +49,14 @@ int32_t ldicu_brk_next(ldicu_break *iterator) {
   return p == UBRK_DONE ? -1 : p;
 }
 
-/* `ldicu_line_kind`'s answers, worked out per block of 64 BMP code points on first use: four
+/* `ldicu_line_kind`'s answers, worked out per block of 64 BMP code points on first use: five
  * masks per block (LDICU_LINE_* order) and whether the block is done. Blocks may be worked
  * out by two threads at once: both store the same values. */
-static _Atomic uint64_t ldicu_line_masks[1024][4];
+static _Atomic uint64_t ldicu_line_masks[1024][5];
 static _Atomic uint8_t ldicu_line_ready[1024];
 
 static void ldicu_line_fill(uint32_t block) {
-  uint64_t masks[4] = {0, 0, 0, 0};
+  uint64_t masks[5] = {0, 0, 0, 0, 0};
   for (uint32_t i = 0; i < 64; i++) {
     UChar32 c = (UChar32)(block * 64 + i);
     uint64_t bit = (uint64_t)1 << i;
@@ -72,11 +72,12 @@ static void ldicu_line_fill(uint32_t block) {
       if (lb == U_LB_ALPHABETIC || lb == U_LB_HEBREW_LETTER || lb == U_LB_NUMERIC || lb == U_LB_H2 ||
           lb == U_LB_H3 || lb == U_LB_COMPLEX_CONTEXT)
         masks[0] |= bit;
+      if (lb == U_LB_ALPHABETIC || lb == U_LB_HEBREW_LETTER || lb == U_LB_NUMERIC) masks[4] |= bit;
       else if (lb == U_LB_IDEOGRAPHIC)
         masks[1] |= bit;
     }
   }
-  for (int k = 0; k < 4; k++) atomic_store_explicit(&ldicu_line_masks[block][k], masks[k], memory_order_relaxed);
+  for (int k = 0; k < 5; k++) atomic_store_explicit(&ldicu_line_masks[block][k], masks[k], memory_order_relaxed);
   atomic_store_explicit(&ldicu_line_ready[block], 1, memory_order_release);
 }
 
@@ -84,7 +85,7 @@ uint32_t ldicu_line_kind(uint16_t unit) {
   uint32_t block = unit >> 6;
   if (!atomic_load_explicit(&ldicu_line_ready[block], memory_order_acquire)) ldicu_line_fill(block);
   uint32_t kind = 0;
-  for (int k = 0; k < 4; k++) {
+  for (int k = 0; k < 5; k++) {
     if (atomic_load_explicit(&ldicu_line_masks[block][k], memory_order_relaxed) >> (unit & 63) & 1) kind |= 1u << k;
   }
   return kind;

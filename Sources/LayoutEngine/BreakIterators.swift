@@ -211,6 +211,11 @@ final class LineBreakFinder {
             }
         }
         if from == fit { return fit }
+        // Letters and digits (AL, HL, NU), their marks and spaces only, from `from` through
+        // the unit after `fit`: between those, UAX #14 breaks only after spaces before a
+        // letter, a place `isCertainOpportunity` takes for certain (looking back less than
+        // `maxLook`, within the stretch) — none lies after `from`, so `from` is the last.
+        if from > start, fit - from < Self.maxLook, onlyLettersAndSpaces(from, fit + 1) { return from }
         var to = n
         i = fit + 1
         while i < min(n, fit + 1 + Self.maxLook) {
@@ -230,6 +235,24 @@ final class LineBreakFinder {
             last = from + Int(b)
         }
         return last > start ? last : nil
+    }
+
+    /// Whether `text[a..<b]` holds only letters and digits of the classes AL, HL and NU,
+    /// spaces, and marks after a letter, digit or mark.
+    private func onlyLettersAndSpaces(_ a: Int, _ b: Int) -> Bool {
+        let alphabetic = UInt32(LDICU_LINE_ALPHABETIC), mark = UInt32(LDICU_LINE_MARK)
+        var afterSpace = true   // (a mark at `a` is not taken: its base lies before the stretch)
+        for i in a..<b {
+            let u = text[i]
+            if u == 0x20 { afterSpace = true; continue }
+            let kind = ldicu_line_kind(u)
+            if kind & alphabetic != 0 || (kind & mark != 0 && !afterSpace) {
+                afterSpace = false
+                continue
+            }
+            return false
+        }
+        return true
     }
 
     /// Every opportunity of the text, found from its start once (and kept). Fails when ICU

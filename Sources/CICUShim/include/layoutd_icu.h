@@ -52,12 +52,15 @@ int32_t ldicu_brk_next(ldicu_break *iterator);
  *  only LB31, break everywhere else, decides); LDICU_LINE_MARK for what rule LB9 attaches
  *  to the character before it (class CM and ZWJ, and the marks of class SA, which ICU's
  *  rules take as CM); LDICU_LINE_COMPLEX for any of class SA (ICU finds the breaks between
- *  those with a dictionary). Thread-safe; works out 64 code points at a time on first use. */
+ *  those with a dictionary); LDICU_LINE_ALPHABETIC for a letter or digit of class AL, HL
+ *  or NU (between two, and with marks after them, no rule breaks: LB9, LB23, LB25, LB28).
+ *  Thread-safe; works out 64 code points at a time on first use. */
 enum {
   LDICU_LINE_SPACED = 1,
   LDICU_LINE_IDEOGRAPH = 2,
   LDICU_LINE_MARK = 4,
-  LDICU_LINE_COMPLEX = 8
+  LDICU_LINE_COMPLEX = 8,
+  LDICU_LINE_ALPHABETIC = 16
 };
 uint32_t ldicu_line_kind(uint16_t unit);
 
