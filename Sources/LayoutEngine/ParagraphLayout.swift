@@ -516,7 +516,7 @@ struct ParagraphContext {
             if needsGlyphs { all.reserveCapacity(end - start) }
             var rtlWords: [Range<Int>] = []
             /// The key of the word `text[s..<e]` (nil when too long to cache).
-            func wordKey(_ s: Int, _ e: Int) -> ShapeCache.WordKey? {
+            func keyOf(_ s: Int, _ e: Int) -> ShapeCache.WordKey? {
                 e - s > ShapeCache.maxWordLength ? nil
                     : cache.key(context: context, bot: s == 0, eot: e == text.count,
                                 text: UnsafeBufferPointer(rebasing: text[s..<e]))
@@ -525,10 +525,10 @@ struct ParagraphContext {
             // (`ShapeCache.prefetch`), so that it is on its way while this word is looked up.
             var w = start
             var e = wordEnd(text, w, end)
-            var thisKey = wordKey(w, e)
+            var thisKey = keyOf(w, e)
             while w < end {
                 let nextEnd = e < end ? wordEnd(text, e, end) : end
-                let nextKey = e < end ? wordKey(e, nextEnd) : nil
+                let nextKey = e < end ? keyOf(e, nextEnd) : nil
                 if let nextKey { cache.prefetch(nextKey) }
                 let first = all.count
                 var next = e
@@ -558,7 +558,7 @@ struct ParagraphContext {
                 } else if w < end {
                     // (Words after this one were shaped with it: the next is further on.)
                     e = wordEnd(text, w, end)
-                    thisKey = wordKey(w, e)
+                    thisKey = keyOf(w, e)
                 }
             }
             // (Glyphs of words shaped here, without `needsGlyphs`, are not kept either.)

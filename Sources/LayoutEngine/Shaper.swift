@@ -24,9 +24,9 @@ struct ShapedRun {
     /// one, with its strings and arrays, and destroying it again write reference counts
     /// for every run.)
     var styleIndex: Int
-    /// Its glyphs; none for an inline object, and none when the request reads no glyphs
-    /// (`ParagraphContext.needsGlyphs`: lines only, nothing kept), whose layout needs only
-    /// the advances.
+    /// Its glyphs; none for an inline object, and none (with the shape cache on) when the
+    /// request reads no glyphs (`ParagraphContext.needsGlyphs`: lines only, nothing kept),
+    /// whose layout needs only the advances.
     var glyphs: [ShapedGlyph]
 
     /// Ascent, descent and line gap the run adds to its line, at its baseline offset
