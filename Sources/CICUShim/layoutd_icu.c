@@ -69,10 +69,10 @@ static void ldicu_line_fill(uint32_t block) {
     if (lb == U_LB_COMBINING_MARK || lb == U_LB_ZWJ || (lb == U_LB_COMPLEX_CONTEXT && mark)) {
       masks[2] |= bit;
     } else if (letter) {
-      if (lb == U_LB_ALPHABETIC || lb == U_LB_HEBREW_LETTER || lb == U_LB_NUMERIC || lb == U_LB_H2 ||
-          lb == U_LB_H3 || lb == U_LB_COMPLEX_CONTEXT)
+      int alphabetic = lb == U_LB_ALPHABETIC || lb == U_LB_HEBREW_LETTER || lb == U_LB_NUMERIC;
+      if (alphabetic) masks[4] |= bit;
+      if (alphabetic || lb == U_LB_H2 || lb == U_LB_H3 || lb == U_LB_COMPLEX_CONTEXT)
         masks[0] |= bit;
-      if (lb == U_LB_ALPHABETIC || lb == U_LB_HEBREW_LETTER || lb == U_LB_NUMERIC) masks[4] |= bit;
       else if (lb == U_LB_IDEOGRAPHIC)
         masks[1] |= bit;
     }
