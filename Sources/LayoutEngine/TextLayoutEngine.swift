@@ -35,12 +35,17 @@ public final class TextLayoutEngine: Sendable {
 
     /// Lays out `request`. Fails with `EngineError.textTooLong` past `maxTextLength`,
     /// `noFontsAvailable` when fontconfig has no font at all, or `icuFailed`.
-    public func layout(_ request: LayoutRequest) throws -> TextLayout {
+    /// With `leftovers`, the layout's working data (shaped paragraphs, the request's caches)
+    /// is left there, within its bound, for the caller to free later; without, it is freed
+    /// as the layout goes.
+    public func layout(_ request: LayoutRequest, leftovers: LayoutLeftovers? = nil) throws -> TextLayout {
         guard request.text.count <= maxTextLength else {
             throw EngineError.textTooLong(length: request.text.count, limit: maxTextLength)
         }
         return try request.text.withUnsafeBufferPointer { text in
             var run = LayoutRun(engine: self, request: request, text: text)
+            run.leftovers = leftovers
+            defer { leftovers?.keep(run.context, textLength: text.count) }
             return try run.layout()
         }
     }
@@ -217,6 +222,8 @@ struct LayoutRun {
     /// Per paragraph, the previous paragraph found at its place by `paragraphRanges` (-1: none).
     var matches: [Int] = []
     var reusedParagraphs = 0
+    /// Where each shaped paragraph is left when done with (see `LayoutLeftovers`), if anywhere.
+    var leftovers: LayoutLeftovers?
     /// Runs and glyphs of the lines made or taken over so far.
     var runCount = 0
     var glyphCount = 0
@@ -278,6 +285,7 @@ struct LayoutRun {
             let runsBefore = runCount, glyphsBefore = glyphCount
             var paragraphTop: Double?
             let p = try context.shape(text, range)
+            defer { leftovers?.keep(p) }
             var final = p.advances
             let hyphenWidth = p.softHyphenEnds.isEmpty ? 0 : try self.hyphenWidth(p)
             var filler = LineFiller(prefix: p.prefix, hangStart: p.hangStart, breaks: p.breaks, graphemes: p.graphemes)

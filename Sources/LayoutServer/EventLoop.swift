@@ -601,12 +601,16 @@ final class EventLoop: @unchecked Sendable {
                         service.statistics.onLoop.wrappingAdd(1, ordering: .relaxed)
                         answeredInline = true
                         busyUntil.store(Double.infinity.bitPattern, ordering: .relaxed)
-                        let reply = job()
-                        // (Before the answer goes out: its client's next request must not find
-                        // this loop still marked as answering.)
-                        busyUntil.store((Statistics.now() + Self.busyLingerSeconds).bitPattern, ordering: .relaxed)
-                        if let reply { connection.enqueue(reply, limit: limit) }
-                        service.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+                        // The job (with its request's working data) is let go only after the
+                        // answer is written: freeing then does not delay it (see `Route`).
+                        withExtendedLifetime(job) {
+                            let reply = job()
+                            // (Before the answer goes out: its client's next request must not
+                            // find this loop still marked as answering.)
+                            busyUntil.store((Statistics.now() + Self.busyLingerSeconds).bitPattern, ordering: .relaxed)
+                            if let reply { connection.enqueue(reply, limit: limit) }
+                            service.inFlight.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+                        }
                         continue
                     }
                     connection.shared.withLock { $0.pending += 1 }

@@ -19,6 +19,12 @@ public final class Session: Sendable {
     /// The daemon's own warm-up session (`LayoutService.warmUp`): its requests are not
     /// counted in `stats`.
     let isWarmUp: Bool
+    /// For a snapshot (one request), where its layouts leave their working data and its
+    /// retained layout (`releaseAfterAnswer`), freed with the snapshot — which the job that
+    /// runs the request holds until its answer is queued and written (see `Route`). Nil for
+    /// a connection's session (it lives as long as the connection).
+    let leftovers: LayoutLeftovers?
+    private let heldObjects: Mutex<[AnyObject]>?
 
     public convenience init(notify: (@Sendable (JSONValue) -> Void)? = nil) {
         self.init(notify: notify, isWarmUp: false)
@@ -30,6 +36,8 @@ public final class Session: Sendable {
         self.deadline = nil
         self.owner = nil
         self.isWarmUp = isWarmUp
+        self.leftovers = nil
+        self.heldObjects = nil
     }
 
     /// A connection-like session for the daemon's warm-up requests (not counted).
@@ -42,6 +50,18 @@ public final class Session: Sendable {
         self.deadline = deadline
         self.owner = owner
         self.isWarmUp = owner.isWarmUp
+        self.leftovers = LayoutLeftovers()
+        self.heldObjects = Mutex([])
+    }
+
+    /// Keeps `object` until this request's snapshot is freed, after its answer is written,
+    /// so that freeing it (a layout's lines and regions) does not delay the answer. On a
+    /// connection's session, does nothing (the object is freed as usual).
+    /// At most `LayoutLeftovers.maxLayouts` are kept (a batch answers many layouts at once).
+    func releaseAfterAnswer(_ object: some AnyObject & Sendable) {
+        heldObjects?.withLock { held in
+            if held.count < LayoutLeftovers.maxLayouts { held.append(object) }
+        }
     }
 
     /// The encoding of offsets; setting it on a snapshot (an `initialize` inside a batch)
@@ -173,6 +193,10 @@ public final class LayoutService: Sendable {
     /// `release`, and `$/` notifications such as `$/cancelRequest`, which must take effect in
     /// the order sent), run it on a worker before reading on (`update`), or run it as a job on
     /// a worker (everything else; answers may then come out of order).
+    ///
+    /// A job's closure holds its request's session snapshot, and with it the request's
+    /// working data (`Session.leftovers`): whoever runs it should let go of the closure only
+    /// after queueing its answer, so that the freeing comes after the answer is written.
     public enum Route {
         case reply([UInt8]?)
         /// `quick`: its work grows with the message alone (`quickMethods`), so a short one may
@@ -336,6 +360,7 @@ public final class LayoutService: Sendable {
         let retain = try ParamReader(params).bool("retain") ?? false
         let retained = try perform(p, session: session, geometry: retain)
         let handle = retain ? store.insert(retained) : nil
+        session.releaseAfterAnswer(retained)
         return result(retained, session: session, handle: handle).wireJSON
     }
 
@@ -357,7 +382,7 @@ public final class LayoutService: Sendable {
         built.request.previous = previous?.layout.reusable
         let engine = self.engine
         let layout: TextLayout
-        do { layout = try engine.layout(built.request) } catch { throw Self.rpcError(error) }
+        do { layout = try engine.layout(built.request, leftovers: session.leftovers) } catch { throw Self.rpcError(error) }
         built.request.previous = nil   // taken over; keeping it would keep the layout before too
         return RetainedLayout(params: p, built: built, layout: layout, detail: detail, encoding: session.offsetEncoding,
                               fontFingerprint: engine.fonts.fingerprint)
@@ -448,7 +473,7 @@ public final class LayoutService: Sendable {
         built.request.keepsGeometry = false
         built.request.shouldStop = stopCheck(session)
         let layout: TextLayout
-        do { layout = try engine.layout(built.request) } catch { throw Self.rpcError(error) }
+        do { layout = try engine.layout(built.request, leftovers: session.leftovers) } catch { throw Self.rpcError(error) }
         return ["size": ["width": .number(wire(layout.width)), "height": .number(wire(layout.height))],
                 "lineCount": .number(Double(layout.lines.count)), "truncated": .bool(layout.truncated),
                 "fontFingerprint": .string(engine.fonts.fingerprint)]

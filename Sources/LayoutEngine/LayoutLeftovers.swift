@@ -1,0 +1,47 @@
+/// Where a layout leaves its working data — each paragraph's shaped text, advances and break
+/// finder, the request's font and shaping caches — instead of freeing it as it finishes, so
+/// that its caller can free it later, off the path of the answer: the daemon frees it after
+/// the answer is written, while the client reads it. (Freeing a paragraph's arrays and
+/// objects costs about a twentieth of laying it out again from cached words.)
+///
+/// Bounded: it keeps the work of at most `maxUnits` UTF-16 units of text (a few megabytes)
+/// and of at most `maxLayouts` layouts (a batch runs many on one request); past that, a
+/// layout frees as it goes, as without it. Ownership: whatever it keeps is
+/// freed when it is (its last reference released) or on `releaseAll`. Used by one request
+/// at a time — filled on the thread that runs the layout, then released by the caller once
+/// that is done — hence unchecked `Sendable`.
+public final class LayoutLeftovers: @unchecked Sendable {
+    /// Most text, in UTF-16 units, whose working data is kept.
+    public static let maxUnits = 1 << 16
+    /// Most layouts whose per-request state is kept.
+    public static let maxLayouts = 8
+    private var paragraphs: [ShapedParagraph] = []
+    private var contexts: [ParagraphContext] = []
+    private var units = 0
+
+    public init() {}
+
+    /// Keeps `p` if it fits in what is left of `maxUnits` (else it is freed as usual).
+    func keep(_ p: ShapedParagraph) {
+        guard units + p.count <= Self.maxUnits else { return }
+        units += p.count
+        paragraphs.append(p)
+    }
+
+    /// Keeps a finished layout's per-request state, while fewer than `maxLayouts` are kept
+    /// and for text as short as `maxUnits` (it holds the request and its text).
+    func keep(_ context: ParagraphContext, textLength: Int) {
+        guard contexts.count < Self.maxLayouts, textLength <= Self.maxUnits else { return }
+        contexts.append(context)
+    }
+
+    /// How many paragraphs (of how many units in all) and per-request states are kept.
+    var counts: (paragraphs: Int, units: Int, contexts: Int) { (paragraphs.count, units, contexts.count) }
+
+    /// Frees everything kept now.
+    public func releaseAll() {
+        paragraphs = []
+        contexts = []
+        units = 0
+    }
+}
