@@ -34,60 +34,62 @@ enum GraphemeBreaks {
                 }
                 return (table[Int(u)], 1)
             }
-            var result: [Int32] = []
-            result.reserveCapacity(n + 1)
-            result.append(0)
-            var (previous, width) = classAt(0)
-            var i = width
-            // GB11: 1 after Extended_Pictographic Extend*, 2 after that and a ZWJ.
-            var emoji = previous & pictographic != 0 ? 1 : 0
-            // GB12/13: regional indicators in a row up to and with the previous code point.
-            var indicators = previous & 0x1F == UInt16(regionalIndicator) ? 1 : 0
-            // ICU's Indic conjunct rule: 1 after a linking consonant and ExtCccZwj*, 2 after
-            // that, a virama and ExtCccZwj* (a linking consonant then joins).
-            var conjunct = previous & linkingConsonant != 0 ? 1 : 0
-            while i < n {
-                if units[i] < 0xD800, table[Int(units[i])] == 0 {
-                    // A plain letter or symbol (class Other, no flags): only a Prepend before
-                    // it joins it (GB9b); it ends every sequence the rules track.
-                    if previous & 0x1F != UInt16(prepend) { result.append(Int32(i)) }
-                    previous = 0
-                    emoji = 0
-                    indicators = 0
-                    conjunct = 0
-                    i += 1
-                    continue
+            // Written in place: at most n + 1 boundaries (0, one per code unit after it, n).
+            return [Int32](unsafeUninitializedCapacity: n + 1) { out, count in
+                var found = 1
+                out[0] = 0
+                var (previous, width) = classAt(0)
+                var i = width
+                // GB11: 1 after Extended_Pictographic Extend*, 2 after that and a ZWJ.
+                var emoji = previous & pictographic != 0 ? 1 : 0
+                // GB12/13: regional indicators in a row up to and with the previous code point.
+                var indicators = previous & 0x1F == UInt16(regionalIndicator) ? 1 : 0
+                // ICU's Indic conjunct rule: 1 after a linking consonant and ExtCccZwj*, 2 after
+                // that, a virama and ExtCccZwj* (a linking consonant then joins).
+                var conjunct = previous & linkingConsonant != 0 ? 1 : 0
+                while i < n {
+                    if units[i] < 0xD800, table[Int(units[i])] == 0 {
+                        // A plain letter or symbol (class Other, no flags): only a Prepend before
+                        // it joins it (GB9b); it ends every sequence the rules track.
+                        if previous & 0x1F != UInt16(prepend) { out[found] = Int32(i); found += 1 }
+                        previous = 0
+                        emoji = 0
+                        indicators = 0
+                        conjunct = 0
+                        i += 1
+                        continue
+                    }
+                    let (current, w) = classAt(i)
+                    let p = UInt8(previous & 0x1F), c = UInt8(current & 0x1F)
+                    let joins: Bool
+                    if p == cr && c == lf { joins = true }                                       // GB3
+                    else if p == control || p == cr || p == lf { joins = false }                 // GB4
+                    else if c == control || c == cr || c == lf { joins = false }                 // GB5
+                    else if p == l && (c == l || c == v || c == lv || c == lvt) { joins = true } // GB6
+                    else if (p == lv || p == v) && (c == v || c == t) { joins = true }           // GB7
+                    else if (p == lvt || p == t) && c == t { joins = true }                      // GB8
+                    else if c == extend || c == zwj || c == spacingMark { joins = true }         // GB9, GB9a
+                    else if p == prepend { joins = true }                                        // GB9b
+                    else if p == zwj && emoji == 2 && current & pictographic != 0 { joins = true } // GB11
+                    else if conjunct == 2 && current & linkingConsonant != 0 { joins = true }     // ICU: conjuncts
+                    else if p == regionalIndicator && c == regionalIndicator { joins = indicators % 2 == 1 } // GB12, GB13
+                    else { joins = false }                                                       // GB999
+                    if !joins { out[found] = Int32(i); found += 1 }
+                    if current & pictographic != 0 { emoji = 1 }
+                    else if c == extend && emoji == 1 { emoji = 1 }
+                    else if c == zwj && emoji == 1 { emoji = 2 }
+                    else { emoji = 0 }
+                    indicators = c == regionalIndicator ? indicators + 1 : 0
+                    if current & linkingConsonant != 0 { conjunct = 1 }
+                    else if conjunct != 0 && current & virama != 0 { conjunct = 2 }
+                    else if conjunct != 0 && current & extendCccZwj != 0 { /* stays */ }
+                    else { conjunct = 0 }
+                    previous = current
+                    i += w
                 }
-                let (current, w) = classAt(i)
-                let p = UInt8(previous & 0x1F), c = UInt8(current & 0x1F)
-                let joins: Bool
-                if p == cr && c == lf { joins = true }                                       // GB3
-                else if p == control || p == cr || p == lf { joins = false }                 // GB4
-                else if c == control || c == cr || c == lf { joins = false }                 // GB5
-                else if p == l && (c == l || c == v || c == lv || c == lvt) { joins = true } // GB6
-                else if (p == lv || p == v) && (c == v || c == t) { joins = true }           // GB7
-                else if (p == lvt || p == t) && c == t { joins = true }                      // GB8
-                else if c == extend || c == zwj || c == spacingMark { joins = true }         // GB9, GB9a
-                else if p == prepend { joins = true }                                        // GB9b
-                else if p == zwj && emoji == 2 && current & pictographic != 0 { joins = true } // GB11
-                else if conjunct == 2 && current & linkingConsonant != 0 { joins = true }     // ICU: conjuncts
-                else if p == regionalIndicator && c == regionalIndicator { joins = indicators % 2 == 1 } // GB12, GB13
-                else { joins = false }                                                       // GB999
-                if !joins { result.append(Int32(i)) }
-                if current & pictographic != 0 { emoji = 1 }
-                else if c == extend && emoji == 1 { emoji = 1 }
-                else if c == zwj && emoji == 1 { emoji = 2 }
-                else { emoji = 0 }
-                indicators = c == regionalIndicator ? indicators + 1 : 0
-                if current & linkingConsonant != 0 { conjunct = 1 }
-                else if conjunct != 0 && current & virama != 0 { conjunct = 2 }
-                else if conjunct != 0 && current & extendCccZwj != 0 { /* stays */ }
-                else { conjunct = 0 }
-                previous = current
-                i += w
+                out[found] = Int32(n)
+                count = found + 1
             }
-            result.append(Int32(n))
-            return result
         }
     }
 }

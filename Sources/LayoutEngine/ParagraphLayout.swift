@@ -163,15 +163,24 @@ struct ParagraphContext {
         // The arrays read per cluster through buffers, the request's style runs bound once.
         let styleRuns = request.styleRuns
         let lastStyle = request.styles.count - 1
+        // The style of the clusters from the current style run's start, and where (relative
+        // to the paragraph) the next style run starts: looked at again only there.
+        func styleOf(_ run: Int) -> Int { run >= 0 ? min(max(styleRuns[run].style, 0), lastStyle) : 0 }
+        func startAfter(_ run: Int) -> Int { run + 1 < styleRuns.count ? styleRuns[run + 1].start - range.start : .max }
+        var styleIndex = styleOf(styleRun)
+        var nextStyleStart = startAfter(styleRun)
         try graphemes.withUnsafeBufferPointer { g in
         try scripts.withUnsafeBufferPointer { sc in
         try levels.withUnsafeBufferPointer { lv in
         for c in 0..<(g.count - 1) {
             let start = Int(g[c]), end = Int(g[c + 1])
-            while styleRun + 1 < styleRuns.count, styleRuns[styleRun + 1].start <= range.start + start {
-                styleRun += 1
+            if start >= nextStyleStart {
+                while styleRun + 1 < styleRuns.count, styleRuns[styleRun + 1].start <= range.start + start {
+                    styleRun += 1
+                }
+                styleIndex = styleOf(styleRun)
+                nextStyleStart = startAfter(styleRun)
             }
-            let styleIndex = styleRun >= 0 ? min(max(styleRuns[styleRun].style, 0), lastStyle) : 0
             // The common case: one code unit continuing the run (same style, script and
             // level) that is known to take the run's face — what `face` would pick (see
             // `FontSelector.primaryCoverage(of:family:)` and `FaceBits`), without asking it.
