@@ -213,6 +213,8 @@ struct RecentFaces {
     /// Faces set past the 255 of `faceList`: not looked up, held for the request.
     private var overflow: [FontFace] = []
     private static let size = 512
+    /// The number in `faceList` of the face set last (runs of one face set it again and again).
+    private var lastNumber = -1
 
     private static func slot(_ a: UInt64, _ b: UInt64) -> Int {
         Int(truncatingIfNeeded: mixFaceKey(a, b) >> 55) & (size - 1)
@@ -233,7 +235,7 @@ struct RecentFaces {
         }
         // A request rarely uses more than a few faces; past 255 new ones are not kept here,
         // only held (`FontSelector.face` hands out faces unretained: each must stay alive).
-        var number = faceList.firstIndex { $0 === face }
+        var number = lastNumber >= 0 && faceList[lastNumber] === face ? lastNumber : faceList.firstIndex { $0 === face }
         if number == nil, faceList.count < 255 {
             faceList.append(face)
             number = faceList.count - 1
@@ -242,6 +244,7 @@ struct RecentFaces {
             if !overflow.contains(where: { $0 === face }) { overflow.append(face) }
             return
         }
+        lastNumber = number
         let i = Self.slot(a, b)
         keys[i] = (a, b)
         slots[i] = UInt8(number + 1)

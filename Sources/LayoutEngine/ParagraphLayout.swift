@@ -61,10 +61,11 @@ struct ParagraphContext {
     private var faceBits = FaceBits()
     /// Whether each style is an inline object's (read per cluster; the style is not copied).
     private let isAttachmentStyle: [Bool]
-    /// Shape cache context numbers already looked up by this request.
+    /// Shape cache context numbers this request looked up, past the eight last used (a
+    /// table made only when a request has more than eight contexts).
     private var contextMemo: [ContextMemoKey: Int] = [:]
-    /// The last few of `contextMemo`'s entries used, compared before hashing; and the slot
-    /// the next one replaces once there are eight.
+    /// The eight context numbers last used, compared before hashing; and the slot the next
+    /// one replaces (moving the one there to `contextMemo`) once there are eight.
     private var recentContexts: [(key: ContextMemoKey, number: Int)] = []
     private var nextRecentContext = 0
     /// Whether anything reads the shaped runs' glyphs: glyph or run detail, geometry kept
@@ -592,18 +593,20 @@ struct ParagraphContext {
         let memoKey = ContextMemoKey(face: face, style: styleIndex, script: script.code, rtl: rtl)
         for entry in recentContexts where entry.key == memoKey { return entry.number }
         let context: Int
-        if let known = contextMemo[memoKey] {
+        if !contextMemo.isEmpty, let known = contextMemo[memoKey] {
             context = known
         } else {
             let style = request.styles[styleIndex]
             context = cache.contextNumber(ShapeCache.Context(
                 face: face.identity, variations: variations, size: style.font.size, features: style.font.features,
                 spaced: style.letterSpacing != 0, script: script.code, rtl: rtl, language: request.language))
-            contextMemo[memoKey] = context
         }
         if recentContexts.count < 8 {
             recentContexts.append((memoKey, context))
         } else {
+            // (The one it replaces is kept in the table: a request seldom has more than eight.)
+            let replaced = recentContexts[nextRecentContext]
+            contextMemo[replaced.key] = replaced.number
             recentContexts[nextRecentContext] = (memoKey, context)
             nextRecentContext = (nextRecentContext + 1) & 7
         }
