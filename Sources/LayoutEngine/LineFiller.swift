@@ -176,17 +176,3 @@ func isStretchableSpace(_ u: UInt16) -> Bool {
 @inline(__always)
 func isHardBreak(_ u: UInt16) -> Bool { u == 0x0B || u == 0x0C || u == 0x2028 }
 
-/// `hangStart` for `LineFiller`.
-func hangingSpaceStarts(_ text: UnsafeBufferPointer<UInt16>) -> [Int32] {
-    [Int32](unsafeUninitializedCapacity: text.count + 1) { starts, count in
-        var start: Int32 = 0
-        starts[0] = 0
-        for i in 0..<text.count {
-            let u = text[i]
-            // Most units lie between the ASCII space and U+1680, where no space hangs.
-            if u > 0x20 && u < 0x1680 || !isHangingSpace(u) { start = Int32(i + 1) }
-            starts[i + 1] = start
-        }
-        count = text.count + 1
-    }
-}

@@ -275,31 +275,41 @@ struct ParagraphContext {
         }
 
         // One pass: tabs, soft hyphens, mandatory breaks (after U+000B, U+000C and U+2028),
-        // whether an advance is negative, and the advances' running sum (written in place).
+        // whether an advance is negative, the advances' running sum, and where the hanging
+        // spaces before each offset start (`LineFiller`'s `hangStart`), both written in place.
         var tabs: [Int] = []
         var softHyphens: Set<Int> = []
         var hardBreaks: [Int32] = []
         var negativeAdvance = false
+        var hangStart: [Int32] = []
         let prefix = advances.withUnsafeBufferPointer { a in
             [Double](unsafeUninitializedCapacity: n + 1) { sums, count in
-                var sum = 0.0
-                sums[0] = 0
-                for i in 0..<n {
-                    let u = text[i]
-                    if u <= 0xAD {
-                        if u == 0x09 {
-                            tabs.append(i)
-                        } else if u == 0xAD {
-                            softHyphens.insert(i + 1)
-                        } else if u == 0x0B || u == 0x0C, i + 1 < n {
+                hangStart = [Int32](unsafeUninitializedCapacity: n + 1) { hang, hangCount in
+                    var sum = 0.0
+                    var spacesStart: Int32 = 0
+                    sums[0] = 0
+                    hang[0] = 0
+                    for i in 0..<n {
+                        let u = text[i]
+                        if u <= 0xAD {
+                            if u == 0x09 {
+                                tabs.append(i)
+                            } else if u == 0xAD {
+                                softHyphens.insert(i + 1)
+                            } else if u == 0x0B || u == 0x0C, i + 1 < n {
+                                hardBreaks.append(Int32(i + 1))
+                            }
+                        } else if u == 0x2028, i + 1 < n {
                             hardBreaks.append(Int32(i + 1))
                         }
-                    } else if u == 0x2028, i + 1 < n {
-                        hardBreaks.append(Int32(i + 1))
+                        // Most units lie between the ASCII space and U+1680, where no space hangs.
+                        if u > 0x20 && u < 0x1680 || !isHangingSpace(u) { spacesStart = Int32(i + 1) }
+                        hang[i + 1] = spacesStart
+                        if a[i] < 0 { negativeAdvance = true }
+                        sum += a[i]
+                        sums[i + 1] = sum
                     }
-                    if a[i] < 0 { negativeAdvance = true }
-                    sum += a[i]
-                    sums[i + 1] = sum
+                    hangCount = n + 1
                 }
                 count = n + 1
             }
@@ -319,7 +329,7 @@ struct ParagraphContext {
         }
         return ShapedParagraph(range: range, text: text, bidi: bidi, graphemes: graphemes, runs: runs, advances: advances,
                                prefix: prefix, breaks: breaks,
-                               hangStart: hangingSpaceStarts(text), tabs: tabs, softHyphenEnds: softHyphens,
+                               hangStart: hangStart, tabs: tabs, softHyphenEnds: softHyphens,
                                endsWithHardBreak: isHardBreak(text[n - 1]))
     }
 
