@@ -291,6 +291,13 @@ public struct JSONParser {
                         out[o] = UInt16(b); o += 1; i += 1
                         continue
                     }
+                    // A `\u` escape of a unit that is no surrogate (clients that write
+                    // ASCII-only JSON send most text so): its unit as it is.
+                    if b == UInt8(ascii: "\\"), i + 6 <= n, bytes[i + 1] == UInt8(ascii: "u"),
+                       let unit = Self.hex4(bytes, i + 2, table: hex), unit & 0xF800 != 0xD800 {
+                        out[o] = UInt16(truncatingIfNeeded: unit); o += 1; i += 6
+                        continue
+                    }
                     if b == UInt8(ascii: "\"") { i += 1; closed = true; break }
                     if b < 0x20 { failure = ("unescaped control character in a string", i); break }
                     if b >= 0x80 {
