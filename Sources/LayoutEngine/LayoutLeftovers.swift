@@ -6,20 +6,30 @@
 ///
 /// Bounded: it keeps the work of at most `maxUnits` UTF-16 units of text (a few megabytes)
 /// and of at most `maxLayouts` layouts (a batch runs many on one request); past that, a
-/// layout frees as it goes, as without it. Ownership: whatever it keeps is
-/// freed when it is (its last reference released) or on `releaseAll`. Used by one request
-/// at a time — filled on the thread that runs the layout, then released by the caller once
-/// that is done — hence unchecked `Sendable`.
+/// layout frees as it goes, as without it. It holds each layout's text along with its work
+/// (the shaped paragraphs point into it). Ownership: whatever it keeps is freed when it is
+/// (its last reference released) or on `releaseAll`. Used by one request at a time — filled
+/// on the thread that runs the layout, then released by the caller once that is done —
+/// hence unchecked `Sendable`.
 public final class LayoutLeftovers: @unchecked Sendable {
     /// Most text, in UTF-16 units, whose working data is kept.
     public static let maxUnits = 1 << 16
     /// Most layouts whose per-request state is kept.
     public static let maxLayouts = 8
+    private var texts: [[UInt16]] = []
     private var paragraphs: [ShapedParagraph] = []
     private var contexts: [ParagraphContext] = []
     private var units = 0
 
     public init() {}
+
+    /// Holds the text of a layout about to start, if fewer than `maxLayouts` are held; only
+    /// then may the layout leave anything here (its shaped paragraphs point into the text).
+    func hold(_ text: [UInt16]) -> Bool {
+        guard texts.count < Self.maxLayouts else { return false }
+        texts.append(text)
+        return true
+    }
 
     /// Keeps `p` if it fits in what is left of `maxUnits` (else it is freed as usual).
     func keep(_ p: ShapedParagraph) {
@@ -28,20 +38,23 @@ public final class LayoutLeftovers: @unchecked Sendable {
         paragraphs.append(p)
     }
 
-    /// Keeps a finished layout's per-request state, while fewer than `maxLayouts` are kept
-    /// and for text as short as `maxUnits` (it holds the request and its text).
+    /// Keeps a finished layout's per-request state, for text as short as `maxUnits` (it
+    /// holds the request, and with it the text).
     func keep(_ context: ParagraphContext, textLength: Int) {
-        guard contexts.count < Self.maxLayouts, textLength <= Self.maxUnits else { return }
+        guard textLength <= Self.maxUnits else { return }
         contexts.append(context)
     }
 
-    /// How many paragraphs (of how many units in all) and per-request states are kept.
-    var counts: (paragraphs: Int, units: Int, contexts: Int) { (paragraphs.count, units, contexts.count) }
+    /// How many paragraphs (of how many units in all), per-request states and texts are kept.
+    var counts: (paragraphs: Int, units: Int, contexts: Int, texts: Int) {
+        (paragraphs.count, units, contexts.count, texts.count)
+    }
 
     /// Frees everything kept now.
     public func releaseAll() {
         paragraphs = []
         contexts = []
+        texts = []
         units = 0
     }
 }

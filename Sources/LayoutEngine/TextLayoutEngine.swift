@@ -42,10 +42,12 @@ public final class TextLayoutEngine: Sendable {
         guard request.text.count <= maxTextLength else {
             throw EngineError.textTooLong(length: request.text.count, limit: maxTextLength)
         }
+        // (Anything left in `leftovers` points into the text: left only when it holds the text.)
+        let leaving = leftovers?.hold(request.text) == true ? leftovers : nil
         return try request.text.withUnsafeBufferPointer { text in
             var run = LayoutRun(engine: self, request: request, text: text)
-            run.leftovers = leftovers
-            defer { leftovers?.keep(run.context, textLength: text.count) }
+            run.leftovers = leaving
+            defer { leaving?.keep(run.context, textLength: text.count) }
             return try run.layout()
         }
     }

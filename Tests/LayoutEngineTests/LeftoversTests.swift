@@ -12,7 +12,7 @@ import Testing
         let plain = try sharedEngine.layout(request)
         #expect(leftovers.counts.paragraphs == 3)
         #expect(leftovers.counts.units == text.count - 2)   // (the separators are no paragraph's)
-        #expect(leftovers.counts.contexts == 1)
+        #expect(leftovers.counts.contexts == 1 && leftovers.counts.texts == 1)
         #expect(kept.lines.count == plain.lines.count)
         for (a, b) in zip(kept.lines, plain.lines) {
             #expect(a.start == b.start && a.end == b.end && a.width == b.width && a.y == b.y)
@@ -31,12 +31,13 @@ import Testing
         #expect(leftovers.counts.units <= LayoutLeftovers.maxUnits)
         #expect(leftovers.counts.paragraphs == LayoutLeftovers.maxUnits / 10_000)
         #expect(leftovers.counts.contexts == 0)
-        // Many layouts (a batch) keep the state of `maxLayouts` at most.
+        // Many layouts (a batch): the work of `maxLayouts` at most is kept, each with its text.
         let many = LayoutLeftovers()
         for _ in 0..<(LayoutLeftovers.maxLayouts + 5) {
             _ = try sharedEngine.layout(LayoutRequest(text: utf16("a short one"), width: 100), leftovers: many)
         }
         #expect(many.counts.contexts == LayoutLeftovers.maxLayouts)
-        #expect(many.counts.paragraphs == LayoutLeftovers.maxLayouts + 5)
+        #expect(many.counts.paragraphs == LayoutLeftovers.maxLayouts)
+        #expect(many.counts.texts == LayoutLeftovers.maxLayouts)
     }
 }
