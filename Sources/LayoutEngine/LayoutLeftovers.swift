@@ -19,9 +19,17 @@ public final class LayoutLeftovers: @unchecked Sendable {
     private var texts: [[UInt16]] = []
     private var paragraphs: [ShapedParagraph] = []
     private var contexts: [ParagraphContext] = []
+    /// Whatever else the caller leaves here (a server: the layouts it answered with).
+    private var objects: [AnyObject] = []
     private var units = 0
 
     public init() {}
+
+    /// Keeps `object` (at most `maxLayouts` of them; past that it is freed as usual): what a
+    /// caller made from a layout, to be freed with the rest.
+    public func keep(_ object: AnyObject) {
+        if objects.count < Self.maxLayouts { objects.append(object) }
+    }
 
     /// Holds the text of a layout about to start, if fewer than `maxLayouts` are held; only
     /// then may the layout leave anything here (its shaped paragraphs point into the text).
@@ -54,6 +62,7 @@ public final class LayoutLeftovers: @unchecked Sendable {
     public func releaseAll() {
         paragraphs = []
         contexts = []
+        objects = []
         texts = []
         units = 0
     }

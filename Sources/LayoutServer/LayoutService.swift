@@ -19,12 +19,11 @@ public final class Session: Sendable {
     /// The daemon's own warm-up session (`LayoutService.warmUp`): its requests are not
     /// counted in `stats`.
     let isWarmUp: Bool
-    /// For a snapshot (one request), where its layouts leave their working data and its
-    /// retained layout (`releaseAfterAnswer`), freed with the snapshot — which the job that
-    /// runs the request holds until its answer is queued and written (see `Route`). Nil for
-    /// a connection's session (it lives as long as the connection).
+    /// For a snapshot (one request), where its layouts leave their working data, and the
+    /// request its retained layouts (`releaseAfterAnswer`), freed with the snapshot — which
+    /// the job that runs the request holds until its answer is queued and written (see
+    /// `Route`). Nil for a connection's session (it lives as long as the connection).
     let leftovers: LayoutLeftovers?
-    private let heldObjects: Mutex<[AnyObject]>?
 
     public convenience init(notify: (@Sendable (JSONValue) -> Void)? = nil) {
         self.init(notify: notify, isWarmUp: false)
@@ -37,7 +36,6 @@ public final class Session: Sendable {
         self.owner = nil
         self.isWarmUp = isWarmUp
         self.leftovers = nil
-        self.heldObjects = nil
     }
 
     /// A connection-like session for the daemon's warm-up requests (not counted).
@@ -51,7 +49,6 @@ public final class Session: Sendable {
         self.owner = owner
         self.isWarmUp = owner.isWarmUp
         self.leftovers = LayoutLeftovers()
-        self.heldObjects = Mutex([])
     }
 
     /// Keeps `object` until this request's snapshot is freed, after its answer is written,
@@ -59,9 +56,7 @@ public final class Session: Sendable {
     /// connection's session, does nothing (the object is freed as usual).
     /// At most `LayoutLeftovers.maxLayouts` are kept (a batch answers many layouts at once).
     func releaseAfterAnswer(_ object: some AnyObject & Sendable) {
-        heldObjects?.withLock { held in
-            if held.count < LayoutLeftovers.maxLayouts { held.append(object) }
-        }
+        leftovers?.keep(object)
     }
 
     /// The encoding of offsets; setting it on a snapshot (an `initialize` inside a batch)
