@@ -541,21 +541,15 @@ struct ParagraphContext {
                     : cache.key(context: context, bot: s == 0, eot: e == text.count,
                                 text: UnsafeBufferPointer(rebasing: text[s..<e]))
             }
-            // Each word's key is made two words ahead and its slot in the cache prefetched
-            // then (`ShapeCache.prefetch`); a word ahead, with the slot in, the entry it points
-            // to is prefetched (`ShapeCache.prefetchEntry`): both on their way while the words
-            // before are looked up, instead of two waits for memory in each lookup.
+            // Each word's key is made a word ahead and its slot in the cache prefetched then
+            // (`ShapeCache.prefetch`), so that it is on its way while this word is looked up.
             var w = start
             var e = wordEnd(text, w, end)
             var thisKey = keyOf(w, e)
-            var nextEnd = e < end ? wordEnd(text, e, end) : end
-            var nextKey = e < end ? keyOf(e, nextEnd) : nil
-            if let nextKey { cache.prefetch(nextKey) }
             while w < end {
-                let farEnd = nextEnd < end ? wordEnd(text, nextEnd, end) : end
-                let farKey = nextEnd < end ? keyOf(nextEnd, farEnd) : nil
-                if let farKey { cache.prefetch(farKey) }
-                if let nextKey { cache.prefetchEntry(nextKey) }
+                let nextEnd = e < end ? wordEnd(text, e, end) : end
+                let nextKey = e < end ? keyOf(e, nextEnd) : nil
+                if let nextKey { cache.prefetch(nextKey) }
                 let first = all.count
                 var next = e
                 if let wordKey = thisKey {
@@ -581,14 +575,10 @@ struct ParagraphContext {
                 w = next
                 if next == e {
                     (e, thisKey) = (nextEnd, nextKey)
-                    (nextEnd, nextKey) = (farEnd, farKey)
                 } else if w < end {
                     // (Words after this one were shaped with it: the next is further on.)
                     e = wordEnd(text, w, end)
                     thisKey = keyOf(w, e)
-                    nextEnd = e < end ? wordEnd(text, e, end) : end
-                    nextKey = e < end ? keyOf(e, nextEnd) : nil
-                    if let nextKey { cache.prefetch(nextKey) }
                 }
             }
             // (Glyphs of words shaped here, without `needsGlyphs`, are not kept either.)

@@ -77,8 +77,7 @@ public final class ShapeCache: @unchecked Sendable {
         /// entry is one cache line, not parts of two.
         private let entries: UnsafeMutablePointer<Entry>
         private(set) var count = 0
-        /// Where the entries lie (their block's address never changes): for the cache's
-        /// `prefetchEntry`, and a test of their alignment.
+        /// Where the entries lie (for a test of their alignment).
         var entriesAddress: UnsafeRawPointer { UnsafeRawPointer(entries) }
         private var glyphs: [ShapedGlyph] = []
         private var texts: [UInt16] = []
@@ -308,10 +307,6 @@ public final class ShapeCache: @unchecked Sendable {
     /// all), for `prefetch`.
     private let slotBlocks: UnsafeMutablePointer<UnsafeMutablePointer<UInt64>>
     private let slotMask: Int
-    /// Each shard's entries (their block's address, which never changes either) and how many
-    /// it holds at most, for `prefetchEntry`.
-    private let entryBlocks: UnsafeMutablePointer<UnsafeRawPointer>
-    private let shardCapacity: Int
     /// Most words kept in all (0: the cache is off).
     public let capacity: Int
 
@@ -330,13 +325,10 @@ public final class ShapeCache: @unchecked Sendable {
         let perShard = max(1, capacity / Self.shardCount)
         shards = .allocate(capacity: Self.shardCount)
         slotBlocks = .allocate(capacity: Self.shardCount)
-        entryBlocks = .allocate(capacity: Self.shardCount)
         slotMask = Shard.slotCount(capacity: max(8, perShard)) - 1
-        shardCapacity = max(8, perShard)
         for i in 0..<Self.shardCount {
             let shard = Shard(capacity: perShard)
             (slotBlocks + i).initialize(to: shard.slots)
-            (entryBlocks + i).initialize(to: shard.entriesAddress)
             (shards + i).initialize(to: Mutex(shard))
         }
     }
@@ -345,7 +337,6 @@ public final class ShapeCache: @unchecked Sendable {
         shards.deinitialize(count: Self.shardCount)
         shards.deallocate()
         slotBlocks.deallocate()
-        entryBlocks.deallocate()
     }
 
     /// Starts loading the first slot `key`'s lookup will read (a hint; reads nothing): made
@@ -353,18 +344,6 @@ public final class ShapeCache: @unchecked Sendable {
     /// cache miss, words being spread over the cache by their hashes — is on its way.
     @inline(__always) func prefetch(_ key: WordKey) {
         ld_prefetch(slotBlocks[key.shard] + (Int(truncatingIfNeeded: key.hash) & slotMask))
-    }
-
-    /// Starts loading the entry `key`'s first slot points to, if that slot holds the key's
-    /// hash tag — the entry a lookup of the word most likely compares with — reading the slot
-    /// without the lock (a relaxed atomic load: made when `prefetch` had a word's time to
-    /// bring the slot in, so that it costs no wait). A hint, like `prefetch`: a slot changed
-    /// meanwhile only makes it load a line of no use.
-    @inline(__always) func prefetchEntry(_ key: WordKey) {
-        let slot = ld_peek(slotBlocks[key.shard] + (Int(truncatingIfNeeded: key.hash) & slotMask))
-        let e = Int(truncatingIfNeeded: slot & 0xFFFF_FFFF) - 1
-        guard slot >> 32 == key.hash >> 32, e >= 0, e < shardCapacity else { return }
-        ld_prefetch(entryBlocks[key.shard] + e * MemoryLayout<Shard.Entry>.stride)
     }
 
     /// A word's place in the cache: its hash (of its text and context), its text packed,
