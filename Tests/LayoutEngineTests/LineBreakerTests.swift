@@ -9,10 +9,7 @@ import Testing
         var prefix = [0.0]
         for _ in units { prefix.append(prefix.last! + 10) }
         let offsets = breaks ?? defaultBreaks(units)
-        // Where the hanging spaces before each offset start (as shaping finds them).
-        var hang: [Int32] = [0]
-        for (i, u) in units.enumerated() { hang.append(isHangingSpace(u) ? hang[i] : Int32(i + 1)) }
-        return LineFiller(prefix: prefix, hangStart: hang,
+        return LineFiller(prefix: prefix, hangStart: hangingSpaceStarts(unitByUnit: units),
                            breaks: .all(Boundaries(offsets: offsets, mandatory: offsets.map { mandatory.contains($0) })),
                            graphemes: graphemes ?? (0...units.count).map(Int32.init))
     }

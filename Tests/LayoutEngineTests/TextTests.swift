@@ -169,8 +169,7 @@ extension TextTests {
         var random = XorShift64(state: 0x7777_1234_ABCD_0001)
         for _ in 0..<3_000 {
             let text = (0..<Int(random.next() % 30)).map { _ in pool[Int(random.next() % UInt64(pool.count))] }
-            var expected: [Int32] = [0]
-            for (i, u) in text.enumerated() { expected.append(isHangingSpace(u) ? expected[i] : Int32(i + 1)) }
+            let expected = hangingSpaceStarts(unitByUnit: text)
             guard !text.isEmpty else { continue }
             var context = ParagraphContext(engine: sharedEngine, request: LayoutRequest(text: text, width: 100))
             let shaped = try text.withUnsafeBufferPointer {
