@@ -109,7 +109,7 @@ public struct JSONParser {
             case UInt8(ascii: "t"): try literal("true"); return .bool(true)
             case UInt8(ascii: "f"): try literal("false"); return .bool(false)
             case UInt8(ascii: "n"): try literal("null"); return .null
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try numberValue()
             default: throw error("unexpected character")
             }
         }
@@ -168,6 +168,18 @@ public struct JSONParser {
                 if bytes[at] == UInt8(ascii: "]") { at += 1; return .array(elements) }
                 throw error("expected ',' or ']'")
             }
+        }
+
+        /// A number; an integer literal a Double cannot hold exactly (2^53 or more in
+        /// magnitude) is kept as its text, so that it is echoed as sent (JSON-RPC 2.0 §4:
+        /// the response's id is the request's; RFC 8259 §6 leaves such integers to the
+        /// implementation).
+        mutating func numberValue() throws(JSONParseError) -> JSONValue {
+            let start = at
+            let value = try number()
+            let integral = !bytes[start..<at].contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+            if integral, abs(value) >= JSONValue.exactIntegerLimit { return .serialized(Array(bytes[start..<at])) }
+            return .number(value)
         }
 
         mutating func number() throws(JSONParseError) -> Double {

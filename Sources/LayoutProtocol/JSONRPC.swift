@@ -49,12 +49,26 @@ public struct RPCError: Error, Equatable, Sendable {
 public enum RPCId: Hashable, Sendable {
     case string(String)
     case number(Double)
+    /// An integer id a Double cannot hold exactly, as its digits: answered as sent.
+    case integer(String)
     case null
+
+    /// The id `value` names: a string, a number, or nil when it is neither.
+    public init?(_ value: JSONValue) {
+        switch value {
+        case .string(let s): self = .string(s)
+        case .utf16(let units): self = .string(String(decoding: units, as: UTF16.self))
+        case .number(let n): self = .number(n)
+        case .serialized(let text) where value.typeName == "number": self = .integer(String(decoding: text, as: UTF8.self))
+        default: return nil
+        }
+    }
 
     public var json: JSONValue {
         switch self {
         case .string(let s): .string(s)
         case .number(let n): .number(n)
+        case .integer(let digits): .serialized(Array(digits.utf8))
         case .null: .null
         }
     }
@@ -82,9 +96,8 @@ public struct RPCRequest: Sendable {
         var id: RPCId?
         switch value["id"] {
         case nil: id = nil
-        case .string(let s)?: id = .string(s)
-        case .number(let n)?: id = .number(n)
         case .null?: id = .null
+        case let given? where RPCId(given) != nil: id = RPCId(given)
         case let other?:
             return .failure(RequestDecodingError(error: RPCError(.invalidRequest, "invalid request: `id` must be a string, a number or null, got \(other.typeName)"), id: .null))
         }

@@ -11,7 +11,9 @@ public enum JSONValue: Sendable, Equatable {
     case object([(String, JSONValue)])
     /// JSON text already written (UTF-8, one value): how the server puts a large array it
     /// wrote straight to bytes into a response (see `LayoutResult.wireJSON`). The parser
-    /// never produces it; `JSONWriter` copies it as it is.
+    /// produces it only for an integer literal of 2^53 or more in magnitude, which a Double
+    /// would change (`exactIntegerLimit`); it reads as a number (`doubleValue`, `typeName`).
+    /// `JSONWriter` copies it as it is.
     case serialized([UInt8])
     /// A string kept as its UTF-16 code units (well formed: surrogates paired): how the
     /// parser gives a request's `params.text` when asked to (`JSONParser.parse(_:utf16Text:)`),
@@ -50,7 +52,22 @@ public enum JSONValue: Sendable, Equatable {
         default: nil
         }
     }
-    public var doubleValue: Double? { if case .number(let d) = self { d } else { nil } }
+    public var doubleValue: Double? {
+        switch self {
+        case .number(let d): d
+        case .serialized(let text) where Self.isNumberText(text): Double(String(decoding: text, as: UTF8.self))
+        default: nil
+        }
+    }
+
+    /// Integers from here on (in magnitude) are not all exact as a Double.
+    public static let exactIntegerLimit = 9_007_199_254_740_992.0
+
+    /// Whether written JSON text is a number (as the parser keeps large integers).
+    static func isNumberText(_ text: [UInt8]) -> Bool {
+        guard let first = text.first else { return false }
+        return first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
+    }
     public var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
     public var isNull: Bool { if case .null = self { true } else { false } }
@@ -72,7 +89,7 @@ public enum JSONValue: Sendable, Equatable {
         case .string, .utf16: "string"
         case .array: "array"
         case .object: "object"
-        case .serialized: "JSON text"
+        case .serialized(let text): Self.isNumberText(text) ? "number" : "JSON text"
         }
     }
 }
