@@ -1,4 +1,10 @@
 extension TextLayout {
+    /// How many lines the range `start..<end` touches (each gives `rects` one rect or more).
+    public func lineCount(_ start: Int, _ end: Int) -> Int {
+        guard end > start else { return 0 }
+        return lines.partitionPoint { $0.start < end } - lines.partitionPoint { $0.end <= start }
+    }
+
     /// The rectangles covering the text `start..<end` (UTF-16): one per line fragment, and
     /// several on one line where bidi reordering splits the range; each as tall as its line.
     /// Needs runs and positions (a request with `keepsGeometry` or run detail); empty

@@ -21,41 +21,59 @@ extension ParagraphContext {
     /// The width of line `s..<e` of `p` as laid out with `advances`: hanging white space left
     /// out, the hyphen a soft hyphen at its end shows, and each tab advancing to its stop.
     /// `tabOrigin` is the line's distance from the paragraph's leading edge (tab stops count
-    /// from there). With `tabs`, each tab's advance is appended to it.
+    /// from there). With `tabs`, each tab's advance is appended to it. With `walk`, the tabs
+    /// placed by an earlier call for the same line start are taken over: a line filler asking
+    /// for ends further and further on costs the line's tabs once, not once per end.
     func lineWidth(_ p: ShapedParagraph, prefix: [Double], _ s: Int, _ e: Int,
-                   tabOrigin: Double, hyphenWidth: Double, tabs: UnsafeMutablePointer<[(Int, Double)]>? = nil) -> Double {
+                   tabOrigin: Double, hyphenWidth: Double, tabs: UnsafeMutablePointer<[(Int, Double)]>? = nil,
+                   walk: TabWalk? = nil) -> Double {
         let visibleEnd = max(s, Int(p.hangStart[e]))
         let hyphen = e < p.count && p.softHyphenEnds.contains(e) ? hyphenWidth : 0
         var ti = p.tabs.partitionPoint { $0 < s }
         guard ti < p.tabs.count, p.tabs[ti] < visibleEnd else { return prefix[visibleEnd] - prefix[s] + hyphen }
         var x = 0.0
         var pos = s
-        let style = request.paragraph
+        if let walk, tabs == nil, let resumed = walk.resume(start: s, origin: tabOrigin, tabs: p.tabs, before: visibleEnd) {
+            (ti, x, pos) = resumed
+        }
         while ti < p.tabs.count, p.tabs[ti] < visibleEnd {
             let t = p.tabs[ti]
             x += prefix[t] - prefix[pos]
-            let segmentEnd = ti + 1 < p.tabs.count && p.tabs[ti + 1] < visibleEnd ? p.tabs[ti + 1] : visibleEnd
-            let segment = prefix[segmentEnd] - prefix[t + 1]
-            let here = tabOrigin + x
-            let stop = style.tabStops.first { $0.location > here + 1e-6 }
-                ?? TabStop(location: ((here / style.defaultTabInterval + 1e-9).rounded(.down) + 1) * style.defaultTabInterval)
-            var advance: Double
-            switch stop.alignment {
-            case .left: advance = stop.location - here
-            case .right: advance = stop.location - here - segment
-            case .center: advance = stop.location - here - segment / 2
-            case .decimal:
-                var point = segmentEnd
-                for i in (t + 1)..<segmentEnd where p.text[i] == 0x2E || p.text[i] == 0x2C { point = i; break }
-                advance = stop.location - here - (prefix[point] - prefix[t + 1])
-            }
-            advance = max(0, advance)
-            tabs?.pointee.append((t, advance))
+            let nextIsTab = ti + 1 < p.tabs.count && p.tabs[ti + 1] < visibleEnd
+            let segmentEnd = nextIsTab ? Int(p.tabs[ti + 1]) : visibleEnd
+            let advance = tabAdvance(p, prefix: prefix, tab: Int(t), segmentEnd: segmentEnd, at: tabOrigin + x)
+            tabs?.pointee.append((Int(t), advance))
             x += advance
-            pos = t + 1
+            pos = Int(t) + 1
             ti += 1
+            // The segment after this tab ends at the next tab whatever the line's end: the
+            // walk so far holds for any later end.
+            if nextIsTab { walk?.record(start: s, origin: tabOrigin, tab: ti, x: x, position: pos) }
         }
         return x + prefix[visibleEnd] - prefix[pos] + hyphen
+    }
+
+    /// How far the tab at `tab`, reached at `here` from the paragraph's leading edge, advances
+    /// to its stop: the first given stop past `here` (found by bisection: the stops are sorted),
+    /// else the next multiple of the default interval; aligned as the stop says on the text
+    /// up to `segmentEnd` (the next tab or the line's visible end).
+    func tabAdvance(_ p: ShapedParagraph, prefix: [Double], tab t: Int, segmentEnd: Int, at here: Double) -> Double {
+        let style = request.paragraph
+        let segment = prefix[segmentEnd] - prefix[t + 1]
+        let k = style.tabStops.partitionPoint { $0.location <= here + 1e-6 }
+        let stop = k < style.tabStops.count ? style.tabStops[k]
+            : TabStop(location: ((here / style.defaultTabInterval + 1e-9).rounded(.down) + 1) * style.defaultTabInterval)
+        let advance: Double
+        switch stop.alignment {
+        case .left: advance = stop.location - here
+        case .right: advance = stop.location - here - segment
+        case .center: advance = stop.location - here - segment / 2
+        case .decimal:
+            var point = segmentEnd
+            for i in (t + 1)..<segmentEnd where p.text[i] == 0x2E || p.text[i] == 0x2C { point = i; break }
+            advance = stop.location - here - (prefix[point] - prefix[t + 1])
+        }
+        return max(0, advance)
     }
 
     /// Puts line `ls..<le` of paragraph `p` together: tab advances, the soft hyphen, justified

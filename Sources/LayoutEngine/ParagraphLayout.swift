@@ -206,7 +206,7 @@ struct ParagraphContext {
                              styleIndex: styleIndex)
             if isAttachmentStyle[styleIndex] {
                 // An inline object: no glyphs, its width as its one cluster's advance.
-                if let current = runKey { shapeRun(text, runStart, start, current, &runs, &advances) }
+                if let current = runKey { try shapeRun(text, runStart, start, current, &runs, &advances) }
                 advances[start] = request.styles[styleIndex].attachment?.width ?? 0
                 runs.append(ShapedRun(start: start, end: end, face: face.takeUnretainedValue(), script: key.script, level: key.level,
                                       styleIndex: styleIndex, glyphs: []))
@@ -220,12 +220,12 @@ struct ParagraphContext {
                 // A pathological cluster (a base with thousands of marks): shaping it whole
                 // costs the shaper quadratic time finding each mark's base, so it is shaped
                 // in pieces, still with one font.
-                if let current = runKey { shapeRun(text, runStart, start, current, &runs, &advances) }
+                if let current = runKey { try shapeRun(text, runStart, start, current, &runs, &advances) }
                 var piece = start
                 while piece < end {
                     var pieceEnd = min(end, piece + maxShapedClusterLength)
                     if pieceEnd < end, text[pieceEnd] & 0xFC00 == 0xDC00 { pieceEnd -= 1 }
-                    shapeRun(text, piece, pieceEnd, key, &runs, &advances)
+                    try shapeRun(text, piece, pieceEnd, key, &runs, &advances)
                     piece = pieceEnd
                 }
                 runKey = nil
@@ -235,7 +235,7 @@ struct ParagraphContext {
                 continue
             }
             if let current = runKey, current != key {
-                shapeRun(text, runStart, start, current, &runs, &advances)
+                try shapeRun(text, runStart, start, current, &runs, &advances)
                 runStart = start
             }
             if runKey != key {
@@ -261,7 +261,7 @@ struct ParagraphContext {
         }
         }
         faceBits.handBack(&runBits, slot: &runBitsSlot)
-        if let current = runKey { shapeRun(text, runStart, n, current, &runs, &advances) }
+        if let current = runKey { try shapeRun(text, runStart, n, current, &runs, &advances) }
 
         // Letter spacing: after each cluster of a spaced style.
         for run in runs {
@@ -509,7 +509,7 @@ struct ParagraphContext {
     static let maxWordsShapedTogether = 64
 
     private mutating func shapeRun(_ text: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, _ key: RunKey,
-                          _ runs: inout [ShapedRun], _ advances: inout [Double]) {
+                          _ runs: inout [ShapedRun], _ advances: inout [Double]) throws {
         let face = key.face.takeUnretainedValue()  // (one count per run, not per cluster)
         let styleIndex = key.styleIndex
         // Fields read in place: binding the style would copy it (and retain its strings).
@@ -517,7 +517,7 @@ struct ParagraphContext {
         let variations = face.effectiveVariations(request.styles[styleIndex].font)
         let instance = face.instance(variations: variations)
         let font = instance?.font ?? face.font
-        let glyphs = withExtendedLifetime(instance) { () -> [ShapedGlyph] in
+        let glyphs = try withExtendedLifetime(instance) { () throws -> [ShapedGlyph] in
             let cache = engine.shapeCache
             guard cache.capacity > 0 else {
                 return shaping.shape(paragraph: text, start: start, end: end, face: face, font: font,
@@ -559,6 +559,9 @@ struct ParagraphContext {
                     } else if needsGlyphs, cache.appendGlyphs(wordKey, text: word, to: &all) {
                         Self.place(&all, from: first, at: w, advances: &advances, rtl: rtl, rtlWords: &rtlWords)
                     } else {
+                        // A word to shape: the request's limits are asked here, where the work
+                        // is (a paragraph of new words is one long run).
+                        if let stop = request.shouldStop?() { throw stop }
                         // (What the run shapes with, bundled only here: kept across the loop, its
                         // references would be counted for every run.)
                         let run = RunWords(face: face, font: font, features: features[styleIndex], script: key.script,
@@ -567,6 +570,7 @@ struct ParagraphContext {
                                                  rtlWords: &rtlWords)
                     }
                 } else {
+                    if let stop = request.shouldStop?() { throw stop }
                     all += shaping.shape(paragraph: text, start: w, end: e, face: face, font: font,
                                          features: features[styleIndex], script: key.script, level: key.level,
                                          language: language, size: size, advances: &advances)

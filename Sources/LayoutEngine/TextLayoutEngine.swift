@@ -294,6 +294,7 @@ struct LayoutRun {
             filler.softHyphenEnds = p.softHyphenEnds
             filler.hyphenWidth = hyphenWidth
             let estimate = try estimatedLineHeight(p)
+            let walk = p.tabs.isEmpty ? nil : TabWalk()
             var start = 0
             var trailingEmptyLine = p.endsWithHardBreak
             var firstLine = true
@@ -310,7 +311,7 @@ struct LayoutRun {
                     var end: Int
                     if start < p.count {
                         end = try filler.nextLine(from: start, maxWidth: style.wrap == .none ? nil : slot.width) { s, e in
-                            context.lineWidth(p, prefix: p.prefix, s, e, tabOrigin: tabOrigin, hyphenWidth: hyphenWidth)
+                            context.lineWidth(p, prefix: p.prefix, s, e, tabOrigin: tabOrigin, hyphenWidth: hyphenWidth, walk: walk)
                         }
                         if end <= start { end = p.count }   // defensive: a line always moves on
                     } else {

@@ -59,8 +59,8 @@ extension LayoutRun {
 
     /// The width of `s..<e` of `p` as a line's content (no hyphen), with the tabs as laid out
     /// on a line starting `tabOrigin` from the paragraph's edge.
-    func contentWidth(_ p: ShapedParagraph, _ s: Int, _ e: Int, tabOrigin: Double) -> Double {
-        context.lineWidth(p, prefix: p.prefix, s, e, tabOrigin: tabOrigin, hyphenWidth: 0)
+    func contentWidth(_ p: ShapedParagraph, _ s: Int, _ e: Int, tabOrigin: Double, walk: TabWalk? = nil) -> Double {
+        context.lineWidth(p, prefix: p.prefix, s, e, tabOrigin: tabOrigin, hyphenWidth: 0, walk: walk)
     }
 
     /// The last grapheme boundary `c` of `p` in `ls...limit` whose text `ls..<c` is at most
@@ -68,9 +68,10 @@ extension LayoutRun {
     func lastFit(_ p: ShapedParagraph, from ls: Int, upTo limit: Int, tabOrigin: Double, width: Double) -> Int {
         var cut = ls
         var g = p.graphemes.partitionPoint { Int($0) <= ls }
+        let walk = p.tabs.isEmpty ? nil : TabWalk()
         while g < p.graphemes.count, Int(p.graphemes[g]) <= limit {
             let c = Int(p.graphemes[g])
-            if contentWidth(p, ls, c, tabOrigin: tabOrigin) > width + 1e-6 { break }
+            if contentWidth(p, ls, c, tabOrigin: tabOrigin, walk: walk) > width + 1e-6 { break }
             cut = c
             g += 1
         }
@@ -138,6 +139,7 @@ extension LayoutRun {
             var c2 = q.count
             var g = q.graphemes.count - 2
             while g >= 0, contentWidth(q, Int(q.graphemes[g]), q.count, tabOrigin: 0) <= room / 2 + 1e-6 {
+                if let stop = context.request.shouldStop?() { throw stop }
                 c2 = Int(q.graphemes[g])
                 g -= 1
             }
@@ -197,6 +199,7 @@ extension LayoutRun {
         var cut = le
         if token.width < available {
             for g in p.graphemes where Int(g) >= ls && Int(g) <= le {
+                if let stop = context.request.shouldStop?() { throw stop }
                 if contentWidth(p, Int(g), le, tabOrigin: first.tabOrigin) + token.width <= available + 1e-6 {
                     cut = Int(g)
                     break

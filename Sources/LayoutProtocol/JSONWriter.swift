@@ -7,6 +7,7 @@ public struct JSONWriter {
 
     /// The JSON text of `value`.
     public static func serialize(_ value: JSONValue) -> [UInt8] {
+        if case .serialized(let text) = value { return text }
         var writer = JSONWriter()
         writer.write(value)
         return writer.bytes

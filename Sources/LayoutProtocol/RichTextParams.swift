@@ -188,6 +188,9 @@ public struct ParagraphParams: Sendable {
     public var headIndent: Double?
     public var tailIndent: Double?
     public var tabStops: [(location: Double, alignment: String)] = []
+    /// Tab stops one paragraph style may list (a ruler's worth: word processors offer a few
+    /// dozen); tabs past the last one advance by `defaultTabInterval`.
+    public static let maxTabStops = 1000
     public var defaultTabInterval: Double?
     public var maxLines: Int?
     public var truncation = TruncationParams()
@@ -223,6 +226,9 @@ public struct ParagraphParams: Sendable {
         defaultTabInterval = try r.number("defaultTabInterval", in: 0.01...1e6, what: "a number of points > 0")
         if let v = r.member("tabStops") {
             guard let list = v.arrayValue else { throw .invalidParams(field: r.field("tabStops"), "must be an array of {location, alignment}") }
+            guard list.count <= ParagraphParams.maxTabStops else {
+                throw .invalidParams(field: r.field("tabStops"), "holds \(list.count) stops; at most \(ParagraphParams.maxTabStops) are allowed")
+            }
             for (i, item) in list.enumerated() {
                 let stop = try ParamReader(item, path: r.field("tabStops[\(i)]"))
                 guard let location = try stop.number("location", in: ParagraphParams.positiveRange, what: "a number of points ≥ 0") else {

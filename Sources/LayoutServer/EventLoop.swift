@@ -296,6 +296,14 @@ final class EventLoop: @unchecked Sendable {
         return busy >= max(1, ServerConfiguration.onlineCores - 1)
     }
 
+    /// Whether the requests on the workers, from every loop, are at least as many as the
+    /// cores (the workers' threads): a job handed over now would wait for one to finish.
+    private func workersSaturated() -> Bool {
+        var running = 0
+        for loop in group.loops { running += loop.onWorkers.load(ordering: .relaxed) }
+        return running >= ServerConfiguration.onlineCores
+    }
+
     /// Marks a connection for the loop's attention (from any thread) and wakes it.
     func markDirty(_ token: UInt64) {
         dirty.withLock { $0.append(token) }
@@ -596,8 +604,14 @@ final class EventLoop: @unchecked Sendable {
                     // handing it over buys no parallelism and costs the two wake-ups. So
                     // clients sharing a loop while the other loops are busy are answered by
                     // their loop in turn.
-                    if quick, alone || othersKeepTheCoresBusy(now: now), now < inlineUntil, bytes.count <= Self.inlineMessageBytes,
-                       alone ? onWorkers.load(ordering: .relaxed) == 0 : pending == 0 {
+                    //
+                    // And whenever the workers are all taken (long requests hold every one),
+                    // a short quick message of a connection with nothing on the workers is
+                    // answered here too: the loops are the lane kept for short requests, so a
+                    // `ping` or a one-line layout never waits behind long ones.
+                    let short = quick && now < inlineUntil && bytes.count <= Self.inlineMessageBytes
+                    if short, ((alone || othersKeepTheCoresBusy(now: now)) && (alone ? onWorkers.load(ordering: .relaxed) == 0 : pending == 0))
+                        || (pending == 0 && workersSaturated()) {
                         service.statistics.onLoop.wrappingAdd(1, ordering: .relaxed)
                         answeredInline = true
                         busyUntil.store(Double.infinity.bitPattern, ordering: .relaxed)

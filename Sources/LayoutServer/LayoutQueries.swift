@@ -84,28 +84,49 @@ extension LayoutService {
         let reader = try ParamReader(params)
         if reader.member("layouts") != nil {
             let selection = try multiSelection(reader, session: session)
-            return ["layouts": .array(selection.map { part in
-                ["layout": .number(Double(part.index)),
-                 "rects": .array(part.retained.layout.rects(part.start, part.end).map {
-                     wireRect(Rect(x: $0.x + part.origin.x, y: $0.y + part.origin.y, width: $0.width, height: $0.height)).json
-                 })]
-            })]
+            // Each line a part touches gives at least one rect: refuse what cannot fit first.
+            try checkOutputEstimate(selection.reduce(0) { $0 + $1.retained.layout.lineCount($1.start, $1.end) } * Self.minimumRectBytes)
+            let stop = stopCheck(session)
+            var parts: [JSONValue] = []
+            for part in selection {
+                try checkStop(stop)
+                let rects = part.retained.layout.rects(part.start, part.end).map {
+                    wireRect(Rect(x: $0.x + part.origin.x, y: $0.y + part.origin.y, width: $0.width, height: $0.height)).json
+                }
+                parts.append(["layout": .number(Double(part.index)), "rects": .array(rects)])
+            }
+            return ["layouts": .array(parts)]
         }
         let retained = try target(reader, session: session)
         let start = try offset(reader, "start", retained, session: session)
         let end = try offset(reader, "end", retained, session: session)
         guard end >= start else { throw .invalidParams(field: "end", "must not be less than `start`") }
+        try checkOutputEstimate(retained.layout.lineCount(start, end) * Self.minimumRectBytes)
         return ["rects": .array(retained.layout.rects(start, end).map { wireRect($0).json })]
     }
+
+    /// The fewest bytes a rect takes in a result.
+    static let minimumRectBytes = 34
 
     func selectedText(_ params: JSONValue?, session: Session) throws(RPCError) -> JSONValue {
         let reader = try ParamReader(params)
         let separator = try reader.string("separator", maxLength: 1024) ?? "\n"
         guard reader.member("layouts") != nil else { throw .invalidParams(field: "layouts", "is required") }
         let parts = try multiSelection(reader, session: session)
-        let text = parts.map { String(decoding: $0.retained.text[$0.start..<$0.end], as: UTF16.self) }.joined(separator: separator)
+        // Every UTF-16 unit selected is at least one byte of the answer.
+        try checkOutputEstimate(parts.reduce(0) { $0 + $1.end - $1.start + separator.utf8.count })
+        let stop = stopCheck(session)
+        var text = ""
+        for (i, part) in parts.enumerated() {
+            try checkStop(stop)
+            if i > 0 { text += separator }
+            text += String(decoding: part.retained.text[part.start..<part.end], as: UTF16.self)
+        }
         return ["text": .string(text)]
     }
+
+    /// Layouts one selection may list.
+    static let maxSelectionLayouts = 10_000
 
     /// A selection running from `start {layout, index}` to `end {layout, index}` through the
     /// listed layouts: for each layout it touches, the UTF-16 range selected in it.
@@ -113,6 +134,9 @@ extension LayoutService {
         throws(RPCError) -> [(index: Int, retained: RetainedLayout, origin: (x: Double, y: Double), start: Int, end: Int)] {
         guard let list = reader.member("layouts")?.arrayValue, !list.isEmpty else {
             throw .invalidParams(field: "layouts", "must be a non-empty array of {handle, origin}")
+        }
+        guard list.count <= Self.maxSelectionLayouts else {
+            throw .invalidParams(field: "layouts", "lists \(list.count) layouts; at most \(Self.maxSelectionLayouts) are allowed")
         }
         var layouts: [(RetainedLayout, (x: Double, y: Double))] = []
         for (i, item) in list.enumerated() {

@@ -263,31 +263,41 @@ public final class LayoutService: Sendable {
         guard !batch.isEmpty else {
             return RPCResponse.failure(id: .null, error: RPCError(.invalidRequest, "invalid request: empty batch"))
         }
-        let responses = batch.compactMap { handle(single: $0, session: session) }
+        var budget = configuration.maxOutputBytes
+        let responses = batch.compactMap { handle(single: $0, session: session, budget: &budget) }
         return responses.isEmpty ? nil : .array(responses)
     }
 
     private func handle(single message: JSONValue, session: Session) -> JSONValue? {
+        var budget = configuration.maxOutputBytes
+        return handle(single: message, session: session, budget: &budget)
+    }
+
+    /// One request's response, at most `budget` bytes long (see `bounded`).
+    private func handle(single message: JSONValue, session: Session, budget: inout Int) -> JSONValue? {
         let request: RPCRequest
         switch RPCRequest.decode(message) {
         case .failure(let failure): return RPCResponse.failure(id: failure.id, error: failure.error)
         case .success(let r): request = r
         }
         let started = Statistics.now()
+        var response: JSONValue? = nil
+        var failed = true
         do {
             let result = try call(request, session: session)
-            if !session.isWarmUp {
-                statistics.record(method: request.method, seconds: Statistics.now() - started, failed: false)
+            if let id = request.id {
+                response = bounded(RPCResponse.success(id: id, result: result), id: id, method: request.method, budget: &budget)
+                failed = response?["error"] != nil
+            } else {
+                failed = false
             }
-            guard let id = request.id else { return nil }
-            return RPCResponse.success(id: id, result: result)
         } catch {
-            if !session.isWarmUp {
-                statistics.record(method: request.method, seconds: Statistics.now() - started, failed: true)
-            }
-            guard let id = request.id else { return nil }
-            return RPCResponse.failure(id: id, error: error)
+            response = request.id.map { RPCResponse.failure(id: $0, error: error) }
         }
+        if !session.isWarmUp {
+            statistics.record(method: request.method, seconds: Statistics.now() - started, failed: failed)
+        }
+        return response
     }
 
     /// Runs one method.
@@ -312,12 +322,8 @@ public final class LayoutService: Sendable {
         case "$/cancelRequest":
             // Cancels a request of this connection that is queued or running: it answers
             // -32800. Unknown or finished ids are ignored (as LSP does).
-            if let v = try ParamReader(request.params).member("id") {
-                switch v {
-                case .number(let n): session.connection.cancel(.number(n))
-                case .string(let s): session.connection.cancel(.string(s))
-                default: break
-                }
+            if let v = try ParamReader(request.params).member("id"), let id = RPCId(v) {
+                session.connection.cancel(id)
             }
             return .null
         case let method where method.hasPrefix("$/"):
@@ -354,6 +360,7 @@ public final class LayoutService: Sendable {
         let p = try LayoutParams(json: params)
         let retain = try ParamReader(params).bool("retain") ?? false
         let retained = try perform(p, session: session, geometry: retain)
+        try checkResultEstimate(retained.layout, detail: retained.detail)
         let handle = retain ? store.insert(retained) : nil
         session.releaseAfterAnswer(retained)
         return result(retained, session: session, handle: handle).wireJSON

@@ -29,7 +29,9 @@ extension LayoutService {
         var text = old.text
         var spans = old.built.spans
         var inserted: [Range<Int>] = []
+        let stop = stopCheck(session)
         for (i, item) in edits.enumerated() {
+            try checkStop(stop)
             let r = try ParamReader(item, path: "edits[\(i)]")
             let mapping = OffsetMapping(text: text, encoding: session.offsetEncoding.engineEncoding)
             func position(_ key: String) throws(RPCError) -> Int {
@@ -78,7 +80,9 @@ extension LayoutService {
         let diff = lineDiff(old.layout.lines, new.layout.lines, textDelta: text.count - old.text.count,
                             knownSame: new.layout.unchangedLeadingLines)
         LayoutStore.releaseLater(consume old)
-        var result = self.result(new, session: session, handle: handle, lines: changedOnly ? diff.first..<(diff.first + diff.added) : nil).wireJSON
+        let chosen = changedOnly ? diff.first..<(diff.first + diff.added) : nil
+        try checkResultEstimate(new.layout, detail: new.detail, lines: chosen)
+        var result = self.result(new, session: session, handle: handle, lines: chosen).wireJSON
         if case .object(var members) = result {
             members.append(("diff", ["firstLine": .number(Double(diff.first)), "removed": .number(Double(diff.removed)),
                                      "added": .number(Double(diff.added)), "inserted": .array(ranges),

@@ -32,8 +32,9 @@ public struct ServerConfiguration: Sendable {
     public var requestCPUSeconds = 20.0
     /// Requests of one connection queued or running at once; reading waits past it.
     public var maxPendingPerConnection = 64
-    /// Answers buffered for one connection whose client does not read them; past it the
-    /// connection is dropped (reading from it pauses at 4 MiB already).
+    /// The longest result sent (a longer one is answered with an error), and the answers
+    /// buffered for one connection whose client does not read them; past it the connection
+    /// is dropped (reading from it pauses at 4 MiB already).
     public var maxOutputBytes = 64 << 20
     /// Peers (by SO_PEERCRED uid) served; others get one error line. Default: the daemon's
     /// own uid and root.
