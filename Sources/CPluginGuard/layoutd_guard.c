@@ -23,9 +23,20 @@ static __thread sigjmp_buf *active_jump;
 static __thread int thread_ready;
 static __thread timer_t thread_timer;
 
+/* While a plugin has called back into the host (a sink), the host's own code runs: jumping
+ * out of it would skip its releases and could leave the allocator's locks held. A time limit
+ * reached then is kept pending and taken when the sink returns to the plugin; a fault there
+ * is the host's own and goes to the handlers before ours. */
+static __thread int in_host;
+static __thread int timeout_pending;
+
 static void on_signal(int signal, siginfo_t *info, void *ucontext) {
     sigjmp_buf *jump = active_jump;
-    if (jump) {
+    if (jump && in_host > 0 && signal == timeout_signal) {
+        timeout_pending = 1;
+        return;
+    }
+    if (jump && in_host == 0) {
         active_jump = NULL;
         siglongjmp(*jump, signal);
     }
@@ -105,6 +116,41 @@ static void arm(double seconds) {
     timer_settime(thread_timer, 0, &when, NULL);
 }
 
+/* Back in the plugin from a sink: a time limit reached meanwhile stops the call now, from
+ * this C frame (only the plugin's frames lie between it and the guard). */
+static void leave_host(void) {
+    in_host--;
+    if (in_host == 0 && timeout_pending && active_jump) {
+        sigjmp_buf *jump = active_jump;
+        active_jump = NULL;
+        timeout_pending = 0;
+        siglongjmp(*jump, timeout_signal);
+    }
+}
+
+/* The sinks plugins are given: each calls the host's own (kept per thread for the call). */
+static __thread layoutd_link_sink host_link_sink;
+static __thread layoutd_attachment_sink host_attachment_sink;
+static __thread layoutd_decoration_sink host_decoration_sink;
+
+static void guarded_link_sink(void *context, const layoutd_link *link) {
+    in_host++;
+    host_link_sink(context, link);
+    leave_host();
+}
+
+static void guarded_attachment_sink(void *context, const layoutd_attachment *attachment) {
+    in_host++;
+    host_attachment_sink(context, attachment);
+    leave_host();
+}
+
+static void guarded_decoration_sink(void *context, const layoutd_decoration *decoration) {
+    in_host++;
+    host_decoration_sink(context, decoration);
+    leave_host();
+}
+
 /* Runs BODY guarded; evaluates to its int result or LAYOUTD_GUARD_ABORTED. */
 #define GUARDED(BODY)                                                                         \
     do {                                                                                      \
@@ -119,6 +165,8 @@ static void arm(double seconds) {
         int caught = sigsetjmp(jump, 1);                                                      \
         if (caught != 0) {                                                                    \
             arm(0);                                                                           \
+            in_host = 0;                                                                      \
+            timeout_pending = 0;                                                              \
             pthread_sigmask(SIG_SETMASK, &saved, NULL);                                       \
             *signal_out = caught;                                                             \
             return LAYOUTD_GUARD_ABORTED;                                                     \
@@ -128,6 +176,7 @@ static void arm(double seconds) {
         int result = (BODY);                                                                  \
         active_jump = NULL;                                                                   \
         arm(0);                                                                               \
+        timeout_pending = 0;                                                                  \
         pthread_sigmask(SIG_SETMASK, &saved, NULL);                                           \
         return result;                                                                        \
     } while (0)
@@ -135,19 +184,22 @@ static void arm(double seconds) {
 int layoutd_guard_detect(const layoutd_plugin *plugin, void *state, const layoutd_detect_request *request,
                          layoutd_link_sink emit, void *context, char *error, size_t error_size,
                          double seconds, int *signal_out) {
-    GUARDED(plugin->detect(state, request, emit, context, error, error_size));
+    host_link_sink = emit;
+    GUARDED(plugin->detect(state, request, emit ? guarded_link_sink : NULL, context, error, error_size));
 }
 
 int layoutd_guard_attachments(const layoutd_plugin *plugin, void *state, const layoutd_attachment_request *request,
                               layoutd_attachment_sink emit, void *context, char *error, size_t error_size,
                               double seconds, int *signal_out) {
-    GUARDED(plugin->attachments(state, request, emit, context, error, error_size));
+    host_attachment_sink = emit;
+    GUARDED(plugin->attachments(state, request, emit ? guarded_attachment_sink : NULL, context, error, error_size));
 }
 
 int layoutd_guard_decorate(const layoutd_plugin *plugin, void *state, const layoutd_line *line,
                            layoutd_decoration_sink emit, void *context, char *error, size_t error_size,
                            double seconds, int *signal_out) {
-    GUARDED(plugin->decorate(state, line, emit, context, error, error_size));
+    host_decoration_sink = emit;
+    GUARDED(plugin->decorate(state, line, emit ? guarded_decoration_sink : NULL, context, error, error_size));
 }
 
 int layoutd_guard_draw(const layoutd_plugin *plugin, void *state, const layoutd_line *line,

@@ -69,7 +69,13 @@ private final class Collector<T> {
         return nil
     }
 
-    func drop(_ why: String) { if dropped.count < 1_000_000 { dropped.append(why) } }
+    /// How many results were dropped; the first few reasons are kept for the log (a plugin
+    /// emitting without end must not grow the host's memory with them).
+    var droppedCount = 0
+    func drop(_ why: String) {
+        droppedCount += 1
+        if dropped.count < 8 { dropped.append(why) }
+    }
     var full: Bool { items.count >= limit }
 }
 
@@ -87,8 +93,8 @@ extension LoadedPlugin {
     /// Logs (once per call) the results dropped because they broke the ABI's rules.
     private func report<T>(_ collector: Collector<T>, call: String) {
         guard !collector.dropped.isEmpty else { return }
-        dropped.add(collector.dropped.count, ordering: .relaxed)
-        Log.warning("plugin \(name): dropped \(collector.dropped.count) invalid result(s) of \(call); first: \(collector.dropped[0])")
+        dropped.add(collector.droppedCount, ordering: .relaxed)
+        Log.warning("plugin \(name): dropped \(collector.droppedCount) invalid result(s) of \(call); first: \(collector.dropped[0])")
     }
 
     /// A call stopped by the guard: the plugin crashed or ran past `callSeconds`. It is
