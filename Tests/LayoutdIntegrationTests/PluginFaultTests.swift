@@ -157,6 +157,37 @@ struct PluginFaultTests {
         #expect(daemon.log.contains("crashed in detect"))
     }
 
+    /// A plugin stopped at `callSeconds` while it emits without end: what it had emitted is
+    /// freed (the host's sink runs to its end before the call is stopped), and the results
+    /// dropped past the limit are counted, not kept.
+    @Test func aCallStoppedWhileEmittingFreesWhatItEmitted() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let body = #"if (memchr(r->text, '!', r->text_length)) { layoutd_link l = {0, 1, "flood", "v"}; for (;;) emit(c, &l); } return 0;"#
+        _ = try compilePlugin(faultyPlugin(name: "flood", detectBody: body), name: "flood", in: folder)
+        let config = "\(folder)/layoutd.json"
+        try #"{"fontConfig": "\#(repositoryRoot)/config/fonts.conf", "plugins": {"folders": ["\#(folder)"], "builtin": false, "callSeconds": 0.3}}"#
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try Daemon(configPath: config)
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        func residentMiB() -> Double {
+            let status = (try? String(contentsOfFile: "/proc/\(daemon.process.processIdentifier)/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+            return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
+        }
+        var sizes: [Double] = []
+        for _ in 0..<6 {
+            let hit = try client.result("layout", ["text": "boom!", "detectors": ["flood"]])
+            #expect(hit["warnings"]?.arrayValue?.first?.stringValue?.contains("ran past the 0.3 s limit") == true)
+            _ = try client.result("reload")   // loads it again, enabled
+            sizes.append(residentMiB())
+        }
+        // Each stopped call emitted well over 100 000 results: kept, they would be tens of MiB.
+        #expect(sizes[5] - sizes[1] < 24, "resident memory after each stopped call: \(sizes) MiB")
+        #expect(daemon.process.isRunning)
+    }
+
     @Test func aFolderOthersCanWriteIsRefused() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -172,26 +203,41 @@ struct PluginFaultTests {
 
     /// docs/plugins.md's example is Plugins/example/ticket.c, compiles with `cc -shared
     /// -fPIC` as it stands and loads with `--plugin-dir`.
-    @Test func theDocumentedExampleCompilesAndLoads() throws {
+    /// docs/plugins.md's example, built with the commands it gives (in a fresh folder for
+    /// /tmp/plugins), loads next to the built-in plugins and answers.
+    @Test func theDocumentedExampleBuildsAndLoadsAsWritten() throws {
         let docs = try String(contentsOfFile: "\(repositoryRoot)/docs/plugins.md", encoding: .utf8)
-        let begin = try #require(docs.range(of: "```c\n/* ticket.c"))
-        let rest = docs[begin.lowerBound...].dropFirst(5)
-        let end = try #require(rest.range(of: "\n```"))
-        let source = String(rest[..<end.lowerBound]) + "\n"
-        let shipped = try String(contentsOfFile: "\(repositoryRoot)/Plugins/example/ticket.c", encoding: .utf8)
-        #expect(source == shipped, "docs/plugins.md shows Plugins/example/ticket.c exactly")
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        _ = try compilePlugin(source, name: "ticket", in: folder)
-        let daemon = try Daemon(arguments: ["--plugin-dir", folder, "--no-builtin-plugins"])
+        let section = try #require(docs.range(of: "## A complete link detector in C")).upperBound
+        func block(_ language: String) throws -> String {
+            let begin = try #require(docs.range(of: "```\(language)\n", range: section..<docs.endIndex))
+            let end = try #require(docs.range(of: "\n```", range: begin.upperBound..<docs.endIndex))
+            return String(docs[begin.upperBound..<end.lowerBound]) + "\n"
+        }
+        let shipped = try String(contentsOfFile: "\(repositoryRoot)/docs/examples/colors.c", encoding: .utf8)
+        #expect(try block("c") == shipped, "docs/plugins.md shows docs/examples/colors.c exactly")
+        let parent = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: parent) }
+        let folder = "\(parent)/plugins"   // made by the documented commands
+        let commands = try block("sh").split(separator: "\n").filter { !$0.hasPrefix("layoutd ") }
+            .map { $0.replacingOccurrences(of: "/tmp/plugins", with: folder) }.joined(separator: "\n")
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-ec", commands]
+        shell.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0, "the documented build commands run as written")
+        let daemon = try Daemon(arguments: ["--plugin-dir", folder])
         defer { daemon.stop() }
         let client = try daemon.connect()
-        let text = "Fixed in LAYOUT-42, see also ab-1 and X-9 and QA-7."
-        let result = try client.result("layout", ["text": .string(text),
-                                                   "detectors": [["kind": "ticket", "baseURL": "https://t.example/"]]])
-        let hits = regions(result, kind: "ticket")
-        #expect(hits.compactMap { $0["value"]?.stringValue } == ["https://t.example/LAYOUT-42", "https://t.example/QA-7"])
-        #expect(daemon.log.contains("plugin ticket: ticket detector ready"))
+        let names = try client.result("initialize", [:])["capabilities"]?["plugins"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
+        #expect(names?.contains("colors") == true && names?.contains("ticket") == true, "\(names ?? [])")
+        let result = try client.result("layout", ["text": "Accent #1A73E8 on #fff, not #12345 or a#bcd",
+                                                   "detectors": [["kind": "color", "upper": true]]])
+        let hits = regions(result, kind: "color")
+        #expect(hits.compactMap { $0["value"]?.stringValue } == ["#1A73E8", "#FFFFFF"])
+        #expect(hits.first?["start"] == 7 && hits.first?["end"] == 14)
+        #expect(daemon.log.contains("plugin colors: color detector ready"))
     }
 
     /// Issue 7: a reload with a new plugin folder in the configuration loads its plugins
