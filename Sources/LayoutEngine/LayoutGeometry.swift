@@ -98,13 +98,41 @@ extension TextLayout {
     }
 
     /// The caret offset nearest the point, the grapheme under it, and its line. Points above
-    /// the first line or below the last go to those lines; points left or right of a line's
-    /// text go to its nearest edge (and have no grapheme under them).
+    /// the first line or below the last go to those lines. A point left or right of a line's
+    /// text goes to the line's edge on that side — left of a left-to-right line its logical
+    /// start, right of it its end, mirrored for a right-to-left line — whatever the direction
+    /// of the run at that edge, and has no grapheme under it. A point on a truncation token
+    /// goes to the edge of the hidden text on its side of the token (no grapheme either).
     public func hitTest(x: Double, y: Double) -> HitTestResult? {
         guard hasGeometry, !lines.isEmpty else { return nil }
-        // The line band at y (bands of exclusions hold several lines): the nearest in x.
-        var l = lines.partitionPoint { $0.y + $0.height <= y }
-        l = min(l, lines.count - 1)
+        let best = lineNearest(x: x, y: y)
+        let line = lines[best]
+        let runs = line.runs.filter { !$0.isToken }
+        guard let first = runs.first, let last = runs.last else {
+            return HitTestResult(index: line.start, character: nil, line: best, affinity: .downstream)
+        }
+        let start = runs.map(\.start).min() ?? line.start, end = runs.map(\.end).max() ?? line.end
+        let hit: (index: Int, character: Int?)
+        if x < first.x {
+            hit = (line.isRTL ? end : start, nil)
+        } else if x >= last.x + last.width {
+            hit = (line.isRTL ? start : end, nil)
+        } else if line.runs.contains(where: { $0.isToken && x >= $0.x && x < $0.x + $0.width }) {
+            hit = (tokenEdge(line.runs.filter(\.isToken), x: x, runs: runs), nil)
+        } else {
+            let run = runs.first { x < $0.x + $0.width } ?? last
+            let found = hitInRun(run, x) ?? (run.isRTL ? (run.start, run.start) : (run.end, max(run.start, run.end - 1)))
+            hit = (found.index, y >= line.y && y < line.y + line.height ? found.character : nil)
+        }
+        let affinity: CaretAffinity = hit.index == line.end && !line.endsParagraph && best < lines.count - 1 && hit.index > line.start
+            ? .upstream : .downstream
+        return HitTestResult(index: hit.index, character: hit.character, line: best, affinity: affinity)
+    }
+
+    /// The line at y (of a band holding several lines beside exclusions, the nearest in x);
+    /// above the first line the first, below the last the last.
+    func lineNearest(x: Double, y: Double) -> Int {
+        let l = min(lines.partitionPoint { $0.y + $0.height <= y }, lines.count - 1)
         let bandY = lines[l].y
         var best = l
         var bestDistance = Double.infinity
@@ -115,18 +143,23 @@ extension TextLayout {
             if distance < bestDistance { best = i; bestDistance = distance }
             i += 1
         }
-        let line = lines[best]
-        let runs = line.runs.filter { !$0.isToken }
-        guard let first = runs.first, let last = runs.last else {
-            return HitTestResult(index: line.start, character: nil, line: best, affinity: .downstream)
+        return best
+    }
+
+    /// For a point on a truncation token (its runs: one per font), the edge of the hidden
+    /// text next to the visible text on the point's side of the token's middle (the other
+    /// side when nothing is there, as at a tail or head token): the visual edge of the
+    /// nearest run on that side.
+    func tokenEdge(_ token: [LineRun], x: Double, runs: [LineRun]) -> Int {
+        let left = token.map(\.x).min() ?? x, right = token.map { $0.x + $0.width }.max() ?? x
+        let leftOf = runs.filter { $0.x + $0.width <= left + 1e-9 }.max { $0.x < $1.x }
+        let rightOf = runs.filter { $0.x >= right - 1e-9 }.min { $0.x < $1.x }
+        let wantsLeft = x < (left + right) / 2
+        if let run = wantsLeft ? (leftOf ?? rightOf) : (rightOf ?? leftOf) {
+            let facesWithItsLeftEdge = run.x >= right - 1e-9
+            return facesWithItsLeftEdge == run.isRTL ? run.end : run.start
         }
-        let inside = x >= first.x && x < last.x + last.width && y >= line.y && y < line.y + line.height
-        let px = min(max(x, first.x), last.x + last.width)
-        let run = runs.first { px < $0.x + $0.width } ?? last
-        let hit = hitInRun(run, px) ?? (run.isRTL ? (run.start, run.start) : (run.end, max(run.start, run.end - 1)))
-        let affinity: CaretAffinity = hit.index == line.end && !line.endsParagraph && best < lines.count - 1 && hit.index > line.start
-            ? .upstream : .downstream
-        return HitTestResult(index: hit.index, character: inside ? hit.character : nil, line: best, affinity: affinity)
+        return token.first?.start ?? 0
     }
 
     /// The caret offset and grapheme under `px` in `run`. As Pango does: the shaping cluster

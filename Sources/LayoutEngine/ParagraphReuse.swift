@@ -5,10 +5,13 @@ import Glibc
 /// boundaries geometry queries need, and the fonts its runs use. A paragraph whose text and
 /// styles did not change is not shaped or broken again, only moved.
 public struct ReusableLayout: Sendable {
-    /// Everything of the request but its text and style runs: reuse needs it unchanged.
+    /// Everything of the request but its text, style runs and style table: reuse needs it
+    /// unchanged. (Each paragraph compares the styles it uses itself: the table grows with
+    /// every new style, an attachment's say, anywhere in the text.)
     struct Key: Equatable, Sendable {
         var width: Double?
-        var styles: [SpanStyle]
+        /// The request's base style (its font sizes the paragraph's empty lines and indents).
+        var baseStyle: SpanStyle?
         var language: String
         var paragraph: ParagraphFingerprint
         var insets: EdgeInsets
@@ -17,8 +20,10 @@ public struct ReusableLayout: Sendable {
 
     struct Paragraph: Sendable {
         var text: [UInt16]
-        /// Style runs relative to the paragraph's start (the style at its start first).
+        /// Style runs relative to the paragraph's start (the style at its start first), and
+        /// each run's style (what its number meant in the layout that made the lines).
         var styleRuns: [StyleRun]
+        var styles: [SpanStyle]
         var isFirst: Bool
         /// The lines as finished (aligned, runs placed), in the layout's coordinates: the
         /// paragraph started at UTF-16 offset `start` and its first line's top at `top`. A
@@ -63,7 +68,7 @@ extension LayoutRequest {
     /// paragraph (exclusions and line limits tie lines to their place in the whole text).
     var reuseKey: ReusableLayout.Key? {
         guard exclusions.isEmpty, maxLines == nil else { return nil }
-        return ReusableLayout.Key(width: width, styles: styles, language: language,
+        return ReusableLayout.Key(width: width, baseStyle: styles.first, language: language,
                                   paragraph: ParagraphFingerprint(paragraph), insets: insets, detail: detail)
     }
 
@@ -117,7 +122,13 @@ extension LayoutRun {
         guard !usedPrevious[i], previousParagraphs[i].isFirst == (index == 0),
               !keepsGeometry || previousParagraphs[i].geometry != nil else { return false }
         if styleRuns == nil { styleRuns = request.styleRuns(in: range) }
-        return previousParagraphs[i].styleRuns == styleRuns
+        let previous = previousParagraphs[i]
+        guard let runs = styleRuns, previous.styleRuns.count == runs.count else { return false }
+        for (k, run) in runs.enumerated() where previous.styleRuns[k].start != run.start
+            || !request.styles.indices.contains(run.style) || previous.styles[k] != request.styles[run.style] {
+            return false
+        }
+        return true
     }
 
     /// Whether `units` are the text's units from `start` on (memcmp).
@@ -149,6 +160,8 @@ extension LayoutRun {
         // The same numbers (the usual case): the paragraph's array is kept as it is.
         let newFonts = sameFonts ? kept.fontIndices : kept.fontIndices.map { previousFontNumbers[$0] }
         let delta = range.start - kept.start, dy = top - kept.top
+        let styleMap = styleNumbers(from: kept.styleRuns, to: request.styleRuns(in: range))
+        if styleMap != nil { kept.styleRuns = request.styleRuns(in: range) }
         var fontMap: [Int] = []
         if !sameFonts {
             fontMap = [Int](repeating: 0, count: (kept.fontIndices.max() ?? 0) + 1)
@@ -156,15 +169,16 @@ extension LayoutRun {
         }
         let first = lines.count
         lines.reserveCapacity(lines.count + kept.lines.count)
-        if delta == 0, dy == 0, sameFonts {
+        let unchanged = delta == 0 && dy == 0 && sameFonts && styleMap == nil
+        if unchanged {
             lines.append(contentsOf: kept.lines)   // where they were: shared as they are
         } else {
-            reuseMoved(kept.lines, delta: delta, dy: dy, fontMap: sameFonts ? nil : fontMap)
+            reuseMoved(kept.lines, delta: delta, dy: dy, fontMap: sameFonts ? nil : fontMap, styleMap: styleMap)
         }
         lineParagraph.append(contentsOf: repeatElement(index, count: kept.lines.count))
         reserved.append(contentsOf: kept.reserved)
         if keepsGeometry { geometry[index] = kept.geometry }
-        reusableLines.append(KeptLines(range: first..<lines.count, unchanged: delta == 0 && dy == 0 && sameFonts))
+        reusableLines.append(KeptLines(range: first..<lines.count, unchanged: unchanged))
         reusedParagraphs += 1
         runCount += kept.runCount
         glyphCount += kept.glyphCount
@@ -174,9 +188,19 @@ extension LayoutRun {
         reusable.append(kept)   // its last use: moved, not copied
     }
 
+    /// The old style number → the new one, for a paragraph whose style runs were `old` and
+    /// are `new` (the same styles: `canReuse` checked), or nil when every number is the same.
+    private func styleNumbers(from old: [StyleRun], to new: [StyleRun]) -> [Int: Int]? {
+        guard old != new else { return nil }
+        var map: [Int: Int] = [:]
+        for (o, n) in zip(old, new) { map[o.style] = n.style }
+        return map
+    }
+
     /// Appends a previous paragraph's lines moved by `delta` UTF-16 units and `dy` points,
-    /// their runs' font numbers mapped through `fontMap` (nil: unchanged).
-    private mutating func reuseMoved(_ old: [AssembledLine], delta: Int, dy: Double, fontMap: [Int]?) {
+    /// their runs' font numbers mapped through `fontMap` and style numbers through
+    /// `styleMap` (nil: unchanged).
+    private mutating func reuseMoved(_ old: [AssembledLine], delta: Int, dy: Double, fontMap: [Int]?, styleMap: [Int: Int]? = nil) {
         for var line in old {
             if dy != 0 {
                 line.box.y += dy
@@ -186,12 +210,13 @@ extension LayoutRun {
                 line.box.start += delta
                 line.box.end += delta
             }
-            if delta != 0 || fontMap != nil, !line.box.runs.isEmpty {
+            if delta != 0 || fontMap != nil || styleMap != nil, !line.box.runs.isEmpty {
                 line.box.runs.withUnsafeMutableBufferPointer { runs in
                     for r in runs.indices {
                         runs[r].start += delta
                         runs[r].end += delta
                         if let fontMap { runs[r].font = fontMap[runs[r].font] }
+                        if let styleMap, let style = styleMap[runs[r].style] { runs[r].style = style }
                         if delta != 0, !runs[r].glyphs.isEmpty {
                             runs[r].glyphs.withUnsafeMutableBufferPointer { glyphs in
                                 for g in glyphs.indices { glyphs[g].cluster += delta }
@@ -209,6 +234,7 @@ extension LayoutRun {
     mutating func keepReusable(_ range: ParagraphRange, paragraph index: Int, firstLine: Int, top: Double,
                                counts: (runs: Int, glyphs: Int)) {
         guard request.keepsReusable, request.reuseKey != nil, firstLine < lines.count else { return }
+        let styleRuns = request.styleRuns(in: range)
         var fontIndices: [Int] = []
         for line in lines[firstLine...] {
             for run in line.box.runs where !fontIndices.contains(run.font) { fontIndices.append(run.font) }
@@ -216,7 +242,8 @@ extension LayoutRun {
         var height = 0.0
         for line in lines[firstLine...] { height = max(height, line.box.y - top + line.box.height) }
         reusable.append(ReusableLayout.Paragraph(
-            text: Array(text[range.start..<range.end]), styleRuns: request.styleRuns(in: range), isFirst: index == 0,
+            text: Array(text[range.start..<range.end]), styleRuns: styleRuns,
+            styles: styleRuns.map { request.styles.indices.contains($0.style) ? request.styles[$0.style] : request.styles[0] }, isFirst: index == 0,
             lines: [], start: range.start, top: top, reserved: Array(reserved[firstLine...]),
             fonts: fontIndices.map { context.fonts[$0] }, fontIndices: fontIndices,
             geometry: keepsGeometry ? geometry[index] : nil,
