@@ -16,7 +16,7 @@ struct ShapeCacheTests {
 
     static func corpus() throws -> [(lang: String, text: String)] {
         let path = ProcessInfo.processInfo.environment["LAYOUTD_CORPUS"]
-            ?? URL(fileURLWithPath: repositoryRoot).deletingLastPathComponent().appendingPathComponent("shared/corpus/paragraphs.jsonl").path
+            ?? "\(repositoryRoot)/Tests/Corpus/paragraphs.jsonl"
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         return try lines.map { line in
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]

@@ -132,12 +132,12 @@ final class Client {
     enum ClientError: Error { case closed, error(JSONValue) }
 }
 
-/// Paragraphs of ../shared/corpus/paragraphs.jsonl: id, lang, text.
+/// Paragraphs of Tests/Corpus/paragraphs.jsonl (or `$LAYOUTD_CORPUS`): id, lang, text.
 struct CorpusParagraph { var id: String; var lang: String; var text: String }
 
 func loadCorpus() throws -> [CorpusParagraph] {
     let path = ProcessInfo.processInfo.environment["LAYOUTD_CORPUS"]
-        ?? URL(fileURLWithPath: repositoryRoot).deletingLastPathComponent().appendingPathComponent("shared/corpus/paragraphs.jsonl").path
+        ?? "\(repositoryRoot)/Tests/Corpus/paragraphs.jsonl"
     let data = try String(contentsOfFile: path, encoding: .utf8)
     return try data.split(separator: "\n").map { line in
         let v = try JSONParser.parse(String(line))
