@@ -95,6 +95,20 @@ final class FontConfiguration: @unchecked Sendable {
         return files
     }
 
+    /// The families of the faces the configuration lists (each face's first family name),
+    /// sorted, each once.
+    var families: [String] {
+        guard let set = FcConfigGetFonts(config, FcSetSystem) else { return [] }
+        var names = Set<String>()
+        for i in 0..<Int(set.pointee.nfont) {
+            var family: UnsafeMutablePointer<FcChar8>?
+            if let font = set.pointee.fonts[i], FcPatternGetString(font, FC_FAMILY, 0, &family) == FcResultMatch, let family {
+                names.insert(String(cString: UnsafeRawPointer(family).assumingMemoryBound(to: CChar.self)))
+            }
+        }
+        return names.sorted()
+    }
+
     /// Number of font faces the configuration knows.
     var fontCount: Int {
         guard let set = FcConfigGetFonts(config, FcSetSystem) else { return 0 }

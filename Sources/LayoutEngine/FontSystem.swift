@@ -50,6 +50,8 @@ public final class FontSystem: Sendable {
 
     /// How many font faces the configuration knows.
     public var fontCount: Int { configuration.fontCount }
+    /// The font families requests may name (sorted).
+    public var families: [String] { configuration.families }
 
     /// Cached entries: fallback lists and opened faces.
     public var cacheCounts: (fallbackLists: Int, faces: Int) {

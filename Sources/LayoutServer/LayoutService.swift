@@ -104,9 +104,9 @@ final class CancelFlag: Sendable {
 /// Answers JSON-RPC messages: decodes, validates, dispatches to the engine and encodes the
 /// result. Stateless apart from the shared engine; thread-safe.
 public final class LayoutService: Sendable {
-    public static let protocolVersion = 1
+    public static let protocolVersion = LayoutdVersion.protocolVersion
     public static let serverName = "layoutd"
-    public static let serverVersion = "0.1.0"
+    public static let serverVersion = LayoutdVersion.current
     /// Methods answered, as `initialize` lists them.
     public static let methods = ["initialize", "layout", "measure", "boundaries", "hitTest", "caret", "rects", "word",
                                  "lineRange", "selectedText", "update", "release", "render", "stats", "reload", "ping"]
@@ -528,7 +528,8 @@ public final class LayoutService: Sendable {
             ],
             "fonts": ["faces": .number(Double(engine.fonts.fontCount)),
                       "configuration": engine.fonts.fontConfigPath.map { .string($0) } ?? .null,
-                      "skippedFiles": .array(engine.fonts.skippedFiles.prefix(100).map { .string($0) })],
+                      "skippedFiles": .array(engine.fonts.skippedFiles.prefix(100).map { .string($0) }),
+                      "families": .array(engine.fonts.families.map { .string($0) })],
             "plugins": plugins.statsJSON,
             "memory": ["residentBytes": Statistics.residentBytes().map { .number(Double($0)) } ?? .null],
         ]

@@ -15,6 +15,23 @@ public enum UnixSocket {
         return "/tmp/layoutd-\(getuid())/layoutd.sock"
     }
 
+    /// Where clients look for layoutd, in order: `$LAYOUTD_SOCKET` (alone, when set), then
+    /// `$XDG_RUNTIME_DIR/layoutd/layoutd.sock` (a user's own daemon: the user unit, or one
+    /// started by hand), `/run/layoutd/layoutd.sock` (the system service), and
+    /// `/tmp/layoutd-$UID/layoutd.sock` (a daemon started where `XDG_RUNTIME_DIR` is unset).
+    public static func clientSearchPaths() -> [String] {
+        func variable(_ name: String) -> String? {
+            guard let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty else { return nil }
+            return value
+        }
+        if let explicit = variable("LAYOUTD_SOCKET") { return [explicit] }
+        var paths: [String] = []
+        if let runtime = variable("XDG_RUNTIME_DIR") { paths.append("\(runtime)/layoutd/layoutd.sock") }
+        paths.append("/run/layoutd/layoutd.sock")
+        paths.append("/tmp/layoutd-\(getuid())/layoutd.sock")
+        return paths
+    }
+
     /// Longest socket path the kernel accepts (sun_path less its NUL).
     public static let maxPathLength = 107
 

@@ -1,0 +1,120 @@
+import LayoutProtocol
+import LayoutTransport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The commands: each reads its own options from the arguments after its name.
+
+func readStandardInput() -> String {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { break }
+        bytes.append(contentsOf: chunk[0..<n])
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+func format(_ d: Double) -> String {
+    let r = (d * 10).rounded() / 10
+    return r == r.rounded() ? String(Int(r)) : String(r)
+}
+
+/// Exits with a usage error that ends with the command's own help.
+func usageError(_ message: String, command: String) -> Never {
+    fail("\(message)\n\(Help.text(for: command) ?? Help.text)", status: ExitStatus.usage)
+}
+
+/// `ping`: the daemon's name, version, socket and protocol.
+func ping(_ arguments: [String], socket: String?) {
+    if let extra = arguments.first { usageError("unknown option \(extra)", command: "ping") }
+    let client = Client(socket: socket)
+    let info = client.call("initialize", ["client": ["name": "layoutctl"]])
+    let server = info["server"]
+    print("\(server?["name"]?.stringValue ?? "?") \(server?["version"]?.stringValue ?? "?") at \(client.socket): protocol \(info["protocolVersion"].map(JSONWriter.string) ?? "?")")
+}
+
+/// `version` and `--version`: layoutctl's, then the daemon's when one answers (quietly
+/// left out when none does).
+func version(socket: String?) {
+    print(Help.version)
+    let candidates = socket.map { [$0] } ?? UnixSocket.clientSearchPaths()
+    for path in candidates {
+        guard let connection = try? LineConnection(path: path) else { continue }
+        defer { connection.close() }
+        guard (try? connection.send(RPCRequest(id: .number(1), method: "initialize", params: ["client": ["name": "layoutctl"]]).json)) != nil,
+              let reply = try? connection.receive(), let server = reply["result"]?["server"] else { continue }
+        print("\(server["name"]?.stringValue ?? "layoutd") \(server["version"]?.stringValue ?? "?") at \(path) (protocol \(reply["result"]?["protocolVersion"].map(JSONWriter.string) ?? "?"))")
+        return
+    }
+}
+
+/// `layout`: the lines of TEXT (range, box, baseline, text), or the result as sent (--json).
+func layout(_ arguments: [String], socket: String?) {
+    var arguments = arguments
+    var params = LayoutParams(text: "")
+    var json = false
+    var text: String?
+    func value(_ option: String) -> String {
+        guard !arguments.isEmpty else { usageError("\(option) needs a value", command: "layout") }
+        return arguments.removeFirst()
+    }
+    while !arguments.isEmpty {
+        let a = arguments.removeFirst()
+        switch a {
+        case "--width":
+            guard let v = Double(value(a)) else { usageError("--width needs a number", command: "layout") }
+            params.width = v
+        case "--font": params.font = FontSpec(parsing: value(a))
+        case "--language": params.language = value(a)
+        case "--json": json = true
+        case "-": text = readStandardInput()
+        default:
+            if a.hasPrefix("--") { usageError("unknown option \(a)", command: "layout") }
+            text = a
+        }
+    }
+    guard let text else { usageError("layout needs TEXT (or - for standard input)", command: "layout") }
+    params.text = text
+    let client = Client(socket: socket)
+    _ = client.call("initialize", ["offsetEncodings": ["utf-8"], "client": ["name": "layoutctl"]])
+    let raw = client.call("layout", params.json)
+    if json {
+        print(JSONWriter.string(raw))
+        return
+    }
+    guard let result = LayoutResult(json: raw) else { fail("malformed layout result: \(JSONWriter.string(raw))") }
+    printLines(result, text: text)
+}
+
+/// The lines of a layout result, one per row, with their text.
+func printLines(_ result: LayoutResult, text: String) {
+    let bytes = Array(text.utf8)
+    print("size \(format(result.width)) × \(format(result.height)), \(result.lines.count) line\(result.lines.count == 1 ? "" : "s")\(result.truncated ? ", truncated" : "")")
+    for (i, line) in result.lines.enumerated() {
+        var shown = String(decoding: bytes[max(0, min(line.start, bytes.count))..<max(0, min(line.end, bytes.count))], as: UTF8.self)
+        shown = shown.replacingOccurrences("\n", "⏎").replacingOccurrences("\r", "␍")
+        print("\(String(i).leftPadded(3))  [\(line.start), \(line.end))  x \(format(line.x)) y \(format(line.y)) w \(format(line.width)) h \(format(line.height))  baseline \(format(line.baseline))  │\(shown)│")
+    }
+}
+
+/// `fonts`: the daemon's font families, one per line.
+func fonts(_ arguments: [String], socket: String?) {
+    if let extra = arguments.first { usageError("unknown option \(extra)", command: "fonts") }
+    let stats = Client(socket: socket).call("stats", [:])
+    for family in stats["fonts"]?["families"]?.arrayValue ?? [] { if let name = family.stringValue { print(name) } }
+}
+
+/// `stats`: the daemon's counters, formatted or as JSON.
+func stats(_ arguments: [String], socket: String?) {
+    var json = false
+    for a in arguments {
+        guard a == "--json" else { usageError("unknown option \(a)", command: "stats") }
+        json = true
+    }
+    let stats = Client(socket: socket).call("stats", [:])
+    print(json ? JSONWriter.string(stats) : formatStats(stats))
+}
