@@ -122,11 +122,13 @@ public final class Server: Sendable {
     /// (total and per uid, counted until `released`); otherwise answers it with one error
     /// line, closes it and returns nil.
     func admit(_ raw: Int32) -> UInt32? {
-        let uid = Self.peerUID(raw) ?? UInt32.max
+        let peer = PeerCredentials(raw)
+        let uid = peer?.uid ?? UInt32.max
         let configuration = service.configuration
-        if !configuration.allowedUIDs.contains(uid) {
-            Log.warning("refused a connection from uid \(uid): not in allowedUids")
-            reject(raw, RPCError(.serverError, "uid \(uid) may not use this layoutd (allowed: \(configuration.allowedUIDs.sorted().map(String.init).joined(separator: ", ")))"))
+        guard let peer, peer.isAllowed(uids: configuration.allowedUIDs, gids: Set(configuration.allowedGroups.map(\.gid))) else {
+            let groups = peer.map { ([$0.gid] + $0.groups).map(String.init).joined(separator: ", ") } ?? "unknown"
+            Log.warning("refused a connection from uid \(uid) (groups \(groups)): neither it nor a group of it is allowed")
+            reject(raw, RPCError(.serverError, "uid \(uid) (groups \(groups)) may not use this layoutd (allowed: \(configuration.allowedPeersSummary)); ask its administrator to add you to one of its groups"))
             return nil
         }
         let perUIDLimit = configuration.maxConnectionsPerUID
@@ -168,15 +170,5 @@ public final class Server: Sendable {
         bytes.append(0x0A)
         _ = bytes.withUnsafeBytes { try? UnixSocket.writeAll(raw, $0) }
         _ = close(raw)
-    }
-
-    /// The peer's uid (SO_PEERCRED), or nil when the kernel does not say.
-    static func peerUID(_ fd: Int32) -> UInt32? {
-        /// `struct ucred` (pid, uid, gid), which Glibc's module shows only with _GNU_SOURCE.
-        struct PeerCredentials { var pid: Int32 = 0; var uid: UInt32 = 0; var gid: UInt32 = 0 }
-        var credentials = PeerCredentials()
-        var length = socklen_t(MemoryLayout<PeerCredentials>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
-        return credentials.uid
     }
 }

@@ -39,6 +39,16 @@ public struct ServerConfiguration: Sendable {
     /// Peers (by SO_PEERCRED uid) served; others get one error line. Default: the daemon's
     /// own uid and root.
     public var allowedUIDs: Set<UInt32> = [getuid(), 0]
+    /// Groups whose members are served too (checked against the peer's gid and its
+    /// supplementary groups), as named in the file and the gid each has. Default: none.
+    public var allowedGroups: [(name: String, gid: UInt32)] = []
+
+    /// The uids and groups admitted, for the refusal message and `--check-config`.
+    public var allowedPeersSummary: String {
+        let uids = "uids " + allowedUIDs.sorted().map(String.init).joined(separator: ", ")
+        guard !allowedGroups.isEmpty else { return uids }
+        return uids + "; groups " + allowedGroups.map { "\($0.name) (\($0.gid))" }.joined(separator: ", ")
+    }
     /// Retained layouts kept at most (by count and by estimated bytes), least recently used
     /// evicted first.
     public var maxRetainedLayouts = 1000
@@ -100,6 +110,7 @@ public struct ServerConfiguration: Sendable {
             "shapeCacheFile: \(shapeCacheFile ?? "(none: the shape cache is not kept across restarts)")",
             "shapeCacheWriteSeconds: \(shapeCacheWriteSeconds)",
             "allowedUids: \(allowedUIDs.sorted().map(String.init).joined(separator: ", "))",
+            "allowedGroups: \(allowedGroups.isEmpty ? "(none)" : allowedGroups.map { "\($0.name) (\($0.gid))" }.joined(separator: ", "))",
         ]
         lines += limits.map { "limits.\($0.0): \($0.1)" }
         lines += [
@@ -120,7 +131,7 @@ public struct ServerConfiguration: Sendable {
 
     /// The keys a configuration file may hold, at the top, in `defaultFont` and in `limits`;
     /// any other key is an error that names it.
-    public static let topLevelKeys = ["fontConfig", "defaultFont", "shapeCacheFile", "shapeCacheWriteSeconds", "allowedUids", "limits", "plugins"]
+    public static let topLevelKeys = ["fontConfig", "defaultFont", "shapeCacheFile", "shapeCacheWriteSeconds", "allowedUids", "allowedGroups", "limits", "plugins"]
     public static let pluginKeys = ["folders", "builtin", "disabled", "options", "probe", "probeSeconds", "callSeconds"]
     public static let defaultFontKeys = ["family", "size"]
     public static let limitKeys = [
@@ -169,6 +180,7 @@ public struct ServerConfiguration: Sendable {
                 }
                 config.allowedUIDs = uids
             }
+            config.allowedGroups = try groups(reader)
             if let limits = try reader.object("limits") {
                 try limits.rejectUnknownKeys(limitKeys)
                 config.maxMessageBytes = try limits.integer("maxMessageBytes", in: 1024...(1 << 30)) ?? config.maxMessageBytes
@@ -208,6 +220,27 @@ public struct ServerConfiguration: Sendable {
             throw Failure(description: "\(path): \(message.replacingPrefix("invalid params: ", with: ""))")
         }
         return config
+    }
+
+    /// `allowedGroups`: group names (looked up now: a name the system does not know is an
+    /// error that says so) or gids.
+    private static func groups(_ reader: ParamReader) throws(RPCError) -> [(name: String, gid: UInt32)] {
+        guard let v = reader.member("allowedGroups") else { return [] }
+        guard let list = v.arrayValue else { throw .invalidParams(field: "allowedGroups", "must be an array of group names or gids") }
+        var groups: [(name: String, gid: UInt32)] = []
+        for (i, item) in list.enumerated() {
+            if let gid = item.intValue, gid >= 0, gid <= Int(UInt32.max) {
+                groups.append((String(gid), UInt32(gid)))
+            } else if let name = item.stringValue, !name.isEmpty {
+                guard let entry = getgrnam(name) else {
+                    throw .invalidParams(field: "allowedGroups[\(i)]", "names the group \"\(name)\", which this system does not have (create it with `addgroup --system \(name)`)")
+                }
+                groups.append((name, entry.pointee.gr_gid))
+            } else {
+                throw .invalidParams(field: "allowedGroups[\(i)]", "must be a group name or a gid (an integer ≥ 0)")
+            }
+        }
+        return groups
     }
 
     private static func stringList(_ reader: ParamReader, _ key: String) throws(RPCError) -> [String] {

@@ -76,6 +76,16 @@ public final class PluginSet: Sendable {
         ]
     }
 
+    /// Where the built-in plugins are: `PREFIX/lib/layoutd/plugins` for an installed
+    /// `PREFIX/bin/layoutd` (scripts/install, the Debian package), else the executable's own
+    /// folder (a build tree: SwiftPM puts them beside it).
+    public static func builtinFolder(_ executable: String) -> String {
+        let folder = Files.directory(of: executable)
+        let installed = Files.directory(of: folder) + "/lib/layoutd/plugins"
+        var info = stat()
+        return stat(installed, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR ? installed : folder
+    }
+
     /// Loads every plugin `settings` names: the built-in ones beside `executable` (when
     /// `builtin`), then each folder's `*.so` in name order. A folder or file that others may
     /// write (group or world writable, or owned by someone other than this user or root) is
@@ -87,8 +97,7 @@ public final class PluginSet: Sendable {
         var candidates: [String] = []
         var failures: [PluginFailure] = []
         if settings.builtin, let executable {
-            let folder = Files.directory(of: executable)
-            candidates += Self.sharedObjects(in: folder, failures: &failures, matching: "liblayoutd-plugin-")
+            candidates += Self.sharedObjects(in: builtinFolder(executable), failures: &failures, matching: "liblayoutd-plugin-")
         }
         for folder in settings.folders {
             candidates += Self.sharedObjects(in: folder, failures: &failures, matching: nil)
