@@ -23,6 +23,7 @@
 #define RP_DEFAULT_HIGHLIGHT_PRESSED 0x1a73e866u
 #define RP_DEFAULT_HIGHLIGHT_DISABLED 0x80808033u
 #define RP_DEFAULT_PILL_COLOR        0xeeeeeeffu
+#define RP_DEFAULT_DISABLED_LINK_COLOR 0x9aa0a6ffu
 
 /* Glyphs are not rasterized above this many pixels per em (a host cannot make such bitmaps
  * anyway, and asking would only cost it time). */
@@ -42,6 +43,7 @@ typedef struct rp_state {
     layoutd_color selection_color;
     layoutd_color highlight[3]; /* by layoutd_highlight.state: normal, pressed, disabled */
     layoutd_color pill_color;
+    layoutd_color disabled_link_color; /* underlines of disabled links (LAYOUTD_REGION_DISABLED) */
 } rp_state;
 
 
@@ -72,6 +74,11 @@ void rp_link_segments(const layoutd_line *line, const layoutd_region *region,
  * the line's. */
 double rp_rect_baseline(const layoutd_line *line, const layoutd_region *region,
                         const layoutd_rect *rect);
+/* The pill behind one region rect (see geometry.c); 0 when the rect is unusable. */
+int rp_pill_rect(const layoutd_line *line, const layoutd_region *region, const layoutd_rect *rect,
+                 layoutd_rect *out);
+/* The colour a region's link underline takes: the disabled colour for a disabled link. */
+layoutd_color rp_link_color(const rp_state *state, const layoutd_region *region);
 
 /* ---- scene.c: what a line is made of, in drawing order ---- */
 

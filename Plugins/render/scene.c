@@ -4,13 +4,15 @@
  *
  * Order, back to front:
  *   1. run backgrounds (style.background over the run's width and the line box's height;
- *      abutting runs of the same colour merged into one rect so no seam shows)
+ *      abutting runs of the same colour merged into one rect so no seam shows), then the
+ *      pills behind inline-code regions ("code": pillColor, as decorate's pills)
  *   2. highlights (rounded rects, radius 0.2 × height, colour by state)
  *   3. selection rects (selectionColor)
  *   4. runs in visual order: a text run's glyphs in its text colour; an attachment run's
  *      placeholder box
  *   5. each run's underline and strikethrough
- *   6. link underlines (regions other than "attachment" and "truncation")
+ *   6. link underlines (regions other than "attachment", "code" and "truncation"), in the
+ *      disabled-link colour for a disabled link
  *   7. the debug overlay, when asked: line box, baseline, region rects
  */
 #include <math.h>
@@ -45,6 +47,21 @@ static void paint_backgrounds(const layoutd_line *line, rp_painter *p)
         have = 1;
     }
     if (have) p->fill_rect(p, &pending, pending_color);
+}
+
+/* 1. Inline code: a pill behind each rect of a "code" region (Litext's inline-code look). */
+static void paint_code_pills(const rp_state *state, const layoutd_line *line, rp_painter *p)
+{
+    if (line->regions == NULL) return;
+    for (uint32_t i = 0; i < line->region_count; i++) {
+        const layoutd_region *region = &line->regions[i];
+        if (region->rects == NULL || !rp_region_is(region, "code")) continue;
+        for (uint32_t k = 0; k < region->rect_count; k++) {
+            layoutd_rect r;
+            if (rp_pill_rect(line, region, &region->rects[k], &r))
+                p->fill_rounded(p, &r, r.height / 2, state->pill_color);
+        }
+    }
 }
 
 /* 2 and 3. Highlights and selection, from the canvas. */
@@ -125,8 +142,8 @@ static void link_segment(void *context, double x0, double x1, double baseline)
     c->p->hline(c->p, x0, x1, baseline + 2.0, 1.0, c->color);
 }
 
-/* 6. Link underlines under every region rect that is text (not an attachment or the
- * truncation token). */
+/* 6. Link underlines under every region rect that is linked text (not an attachment, inline
+ * code or the truncation token). */
 static void paint_links(const rp_state *state, const layoutd_line *line, rp_painter *p)
 {
     if (line->regions == NULL) return;
@@ -134,8 +151,9 @@ static void paint_links(const rp_state *state, const layoutd_line *line, rp_pain
     for (uint32_t i = 0; i < line->region_count; i++) {
         const layoutd_region *region = &line->regions[i];
         if (region->rects == NULL || rp_region_is(region, "attachment") ||
-            rp_region_is(region, "truncation"))
+            rp_region_is(region, "code") || rp_region_is(region, "truncation"))
             continue;
+        c.color = rp_link_color(state, region);
         for (uint32_t k = 0; k < region->rect_count; k++)
             rp_link_segments(line, region, &region->rects[k], link_segment, &c);
     }
@@ -160,6 +178,7 @@ void rp_paint_line(const rp_state *state, const layoutd_line *line, const layout
                    rp_painter *p)
 {
     paint_backgrounds(line, p);
+    paint_code_pills(state, line, p);
     paint_highlights_and_selection(state, canvas, p);
     if (line->runs != NULL) {
         for (uint32_t i = 0; i < line->run_count; i++) {

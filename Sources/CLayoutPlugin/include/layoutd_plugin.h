@@ -154,13 +154,16 @@ typedef struct layoutd_run {
     const char *attachment_value;   /**< for an attachment run: its value, or NULL */
 } layoutd_run;
 
-/** A region (link, mention, attachment, truncation token, ...) as it falls on this line. */
+/** layoutd_region.flags: the region is a disabled link (a span with `enabled: false`). */
+#define LAYOUTD_REGION_DISABLED 1u
+
+/** A region (link, mention, code, attachment, truncation token, ...) as it falls on this line. */
 typedef struct layoutd_region {
     uint32_t start, end;            /**< UTF-8 byte range of the whole region */
-    const char *kind;               /**< "link", "url", "mention", "attachment", ... */
+    const char *kind;               /**< "link", "url", "mention", "code", "attachment", ... */
     const char *value;              /**< NULL when none */
     uint32_t rect_count;            /**< the region's rects on this line only */
-    uint32_t reserved;
+    uint32_t flags;                 /**< LAYOUTD_REGION_* bits; other bits are 0 (ignore them) */
     const layoutd_rect *rects;
 } layoutd_region;
 

@@ -162,7 +162,8 @@ struct PluginLines {
             let cRegions = order.map { r -> layoutd_region in
                 let rects = byRegion[r]!
                 return layoutd_region(start: text.byte(regions[r].start), end: text.byte(regions[r].end), kind: regionKinds[r],
-                                      value: regionValues[r], rect_count: UInt32(rects.count), reserved: 0,
+                                      value: regionValues[r], rect_count: UInt32(rects.count),
+                                      flags: regions[r].enabled ? 0 : LAYOUTD_REGION_DISABLED,
                                       rects: arena.array(rects))
             }
             c.regions = arena.array(cRegions)
@@ -219,7 +220,7 @@ struct PluginLines {
         line.run_count = 1
         let rect = layoutd_rect(x: 10, y: 0, width: 40, height: 20)
         line.regions = arena.array([layoutd_region(start: 7, end: 32, kind: arena.string("url"), value: arena.string("https://example.com/a?b=1"),
-                                                   rect_count: 1, reserved: 0, rects: arena.array([rect]))])
+                                                   rect_count: 1, flags: 0, rects: arena.array([rect]))])
         line.region_count = 1
         return withUnsafePointer(to: &line) { linePointer -> String? in
             if plugin.table.pointee.decorate != nil, case .failure(let f) = plugin.decorate(line: linePointer, textBytes: text) {
