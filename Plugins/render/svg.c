@@ -147,6 +147,18 @@ static void sb_text(sbuf *b, const char *s, size_t max)
     }
 }
 
+/* Appends ` href="data:image/png;base64,…" xlink:href="…"` (the same data twice): SVG 2
+ * viewers read `href`, SVG 1.1 ones only `xlink:href` (SVG 1.1, "The 'image' element"; SVG 2
+ * deprecates xlink:href and still reads it); the host's <svg> declares the xlink namespace. */
+static void sb_image_href(sbuf *b, const char *base64, size_t length)
+{
+    sb_str(b, " href=\"data:image/png;base64,");
+    sb_put(b, base64, length);
+    sb_str(b, "\" xlink:href=\"data:image/png;base64,");
+    sb_put(b, base64, length);
+    sb_char(b, '"');
+}
+
 /* ---- the painter ---- */
 
 /* A colour glyph already embedded on this line: its data URI's base64 lives in `images`. */
@@ -390,9 +402,8 @@ static void glyph_as_image(svg *s, const layoutd_font *font, const layoutd_glyph
     sb_str(b, "<image");
     int bad = sb_attr(b, "x", g->x + known->left) | sb_attr(b, "y", g->y - known->top) |
               sb_attr(b, "width", known->width) | sb_attr(b, "height", known->height);
-    sb_str(b, " href=\"data:image/png;base64,");
-    sb_put(b, s->images.data + known->offset, known->length);
-    sb_str(b, "\"/>\n");
+    sb_image_href(b, s->images.data + known->offset, known->length);
+    sb_str(b, "/>\n");
     if (bad) b->len = mark;
 }
 

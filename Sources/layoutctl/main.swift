@@ -14,7 +14,7 @@ let usage = """
       layout [--width W] [--font "FAMILY [Bold] [Italic] SIZE"] [--language TAG] [--json] TEXT|-
                                              lay out TEXT (- reads standard input) and print
                                              each line: range, box, baseline and its text
-      render [--width W] [--font F] [--language TAG] [--format png|svg] [--scale S]
+      render [--width W] [--font F] [--language TAG] [--format png|svg] [--scale S] [--margin PT]
              [--overlay] [--detect KIND,KIND] [--attachments] [--highlight START:END[:STATE]]
              [--selection START:END] [--background COLOR] -o FILE TEXT|-
                                              draw the layout of TEXT into FILE (PNG or SVG) with
@@ -170,6 +170,9 @@ case "render":
         case "--scale":
             guard let v = Double(value(a)) else { fail("--scale needs a number", status: 2) }
             members.append(("scale", .number(v)))
+        case "--margin":
+            guard let v = Double(value(a)) else { fail("--margin needs a number of points", status: 2) }
+            members.append(("margin", .number(v)))
         case "--overlay": members.append(("overlay", true))
         case "--detect":
             members.append(("detectors", .array(value(a).split(separator: ",").map { .string(String($0)) })))

@@ -475,8 +475,9 @@ int main(int argc, char **argv)
         for (const char *q = s; (q = strstr(q, "<path")) != NULL; q++) paths++;
         CHECK(paths == 2, "two outlined glyphs, two paths (%d)", paths);
     }
-    CHECK(strstr(s, "<image x=\"18\" y=\"11\" width=\"4\" height=\"4\" href=\"data:image/png;base64,AAAA\"/>") != NULL,
-          "SVG colour glyph as an image");
+    CHECK(strstr(s, "<image x=\"18\" y=\"11\" width=\"4\" height=\"4\" href=\"data:image/png;base64,AAAA\" "
+                    "xlink:href=\"data:image/png;base64,AAAA\"/>") != NULL,
+          "SVG colour glyph as an image, with xlink:href for SVG 1.1 viewers");
     CHECK(png_first[0] == 0 && png_first[1] == 0 && png_first[2] == 255 && png_first[3] == 128,
           "PNG pixels straight RGBA: (%d,%d,%d,%d)", png_first[0], png_first[1], png_first[2], png_first[3]);
     CHECK(strstr(s, "<title>img&amp;&lt;x&gt;&quot;.png</title></rect>") != NULL, "SVG placeholder title escaped");
