@@ -94,6 +94,8 @@ struct rp_painter {
      * edge; `title` (the attachment's value, may be NULL) for backends that can show it. */
     void (*placeholder)(rp_painter *p, const layoutd_rect *r, double radius, layoutd_color fill,
                         layoutd_color stroke, const char *title);
+    /* An attachment's image (straight RGBA) scaled to fill `r`. */
+    void (*image)(rp_painter *p, const layoutd_rect *r, const layoutd_image *image);
     /* A horizontal line from x0 to x1 centred on y, `thickness` points thick (underlines). */
     void (*hline)(rp_painter *p, double x0, double x1, double y, double thickness,
                   layoutd_color color);

@@ -9,7 +9,7 @@
  *   2. highlights (rounded rects, radius 0.2 × height, colour by state)
  *   3. selection rects (selectionColor)
  *   4. runs in visual order: a text run's glyphs in its text colour; an attachment run's
- *      placeholder box
+ *      image (the host's, for its value) in the object's own box, or a placeholder box
  *   5. each run's underline and strikethrough
  *   6. link underlines (regions other than "attachment", "code" and "truncation"), in the
  *      disabled-link colour for a disabled link
@@ -83,22 +83,64 @@ static void paint_highlights_and_selection(const rp_state *state, const layoutd_
     }
 }
 
-/* An attachment's placeholder box: the run's width, and — since the run does not carry the
- * attachment's own ascent and descent — the line's ascent above and descent below the run's
- * baseline, clipped to the line box. */
-static void paint_placeholder(const layoutd_line *line, const layoutd_run *run, rp_painter *p)
+/* The box of an attachment run: its region's rect over the run (the object's own width,
+ * ascent and descent, which the host gives attachment regions), else the run's width and the
+ * line's ascent above and descent below the run's baseline, clipped to the line box. */
+static int attachment_box(const layoutd_line *line, const layoutd_run *run, layoutd_rect *out)
 {
+    for (uint32_t i = 0; line->regions != NULL && i < line->region_count; i++) {
+        const layoutd_region *region = &line->regions[i];
+        if (region->rects == NULL || !rp_region_is(region, "attachment") ||
+            region->start > run->start || run->start >= region->end)
+            continue;
+        for (uint32_t k = 0; k < region->rect_count; k++) {
+            const layoutd_rect *r = &region->rects[k];
+            if (rp_rect_ok(r) && r->x < run->x + run->width && run->x < r->x + r->width) {
+                *out = *r;
+                return 1;
+            }
+        }
+    }
     double top = run->baseline - line->ascent, bottom = run->baseline + line->descent;
     const layoutd_rect *box = &line->box;
     if (rp_finite(box->y) && rp_finite(box->height) && box->height > 0) {
         top = dmax(top, box->y);
         bottom = dmin(bottom, box->y + box->height);
     }
-    layoutd_rect r = {run->x, top, run->width, bottom - top};
-    if (!rp_rect_ok(&r)) return;
-    double radius = dmin(4.0, 0.15 * dmin(r.width, r.height));
-    p->placeholder(p, &r, radius, RP_PLACEHOLDER_FILL, RP_PLACEHOLDER_STROKE,
-                   run->attachment_value);
+    *out = (layoutd_rect){run->x, top, run->width, bottom - top};
+    return rp_rect_ok(out);
+}
+
+typedef struct image_job {
+    rp_painter *p;
+    layoutd_rect box;
+    int drawn;
+} image_job;
+
+static void attachment_image_sink(void *context, const layoutd_image *image)
+{
+    image_job *job = context;
+    if (image == NULL || image->pixels == NULL || image->width == 0 || image->height == 0 ||
+        (uint64_t)image->stride < (uint64_t)image->width * 4)
+        return;
+    job->p->image(job->p, &job->box, image);
+    job->drawn = 1;
+}
+
+/* 4. An attachment: the image the host holds for its value, scaled to the object's box; a
+ * placeholder (grey rounded box) when there is none. */
+static void paint_attachment(const rp_state *state, const layoutd_line *line, const layoutd_run *run,
+                             rp_painter *p)
+{
+    image_job job = {p, {0, 0, 0, 0}, 0};
+    if (!attachment_box(line, run, &job.box)) return;
+    const layoutd_host *host = state->host;
+    if (run->attachment_value != NULL && host->attachment_image != NULL &&
+        host->attachment_image(host, run->attachment_value, attachment_image_sink, &job) == 0 && job.drawn)
+        return;
+    const layoutd_rect *r = &job.box;
+    double radius = dmin(4.0, 0.15 * dmin(r->width, r->height));
+    p->placeholder(p, r, radius, RP_PLACEHOLDER_FILL, RP_PLACEHOLDER_STROKE, run->attachment_value);
 }
 
 /* 5. Underline (single, double, thick) and strikethrough of one run. Sizes follow the run's
@@ -184,7 +226,7 @@ void rp_paint_line(const rp_state *state, const layoutd_line *line, const layout
         for (uint32_t i = 0; i < line->run_count; i++) {
             const layoutd_run *run = &line->runs[i];
             if (run->style.is_attachment)
-                paint_placeholder(line, run, p);
+                paint_attachment(state, line, run, p);
             else
                 p->glyphs(p, line, run);
         }

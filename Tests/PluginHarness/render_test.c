@@ -144,7 +144,9 @@ static layoutd_glyph glyphs[3] = {
     {.id = 99, .cluster = 2, .x = 18, .y = 15, .advance = 8},
 };
 static layoutd_run runs[2];
-static layoutd_rect link_rect = {2, 0, 24, 20}, attachment_rect = {26, 0, 14, 20};
+/* An attachment region's rect is the object's own box, as the host gives it: here 12 above
+ * the baseline and 4 below, the line's ascent and descent. */
+static layoutd_rect link_rect = {2, 0, 24, 20}, attachment_rect = {26, 3, 14, 16};
 static layoutd_region regions[2];
 static layoutd_line line;
 
