@@ -74,6 +74,15 @@ void rp_link_segments(const layoutd_line *line, const layoutd_region *region,
  * the line's. */
 double rp_rect_baseline(const layoutd_line *line, const layoutd_region *region,
                         const layoutd_rect *rect);
+/* ---- skipink.c: underlines that skip descenders ---- */
+
+/* Calls `segment` (with `baseline`) for each piece of [x0, x1] that no glyph's ink on the line
+ * crosses, for an underline `thickness` thick centred on `y`; ink is looked for at `k`
+ * pixels per point. */
+void rp_skip_ink(const rp_state *state, const layoutd_line *line, double x0, double x1,
+                 double y, double thickness, double k, double baseline, rp_segment_fn segment,
+                 void *context);
+
 /* The pill behind one region rect (see geometry.c); 0 when the rect is unusable. */
 int rp_pill_rect(const layoutd_line *line, const layoutd_region *region, const layoutd_rect *rect,
                  layoutd_rect *out);

@@ -12,7 +12,7 @@
  *      image (the host's, for its value) in the object's own box, or a placeholder box
  *   5. each run's underline and strikethrough
  *   6. link underlines (regions other than "attachment", "code" and "truncation"), in the
- *      disabled-link colour for a disabled link
+ *      disabled-link colour for a disabled link, skipping the ink of descenders (skipink.c)
  *   7. the debug overlay, when asked: line box, baseline, region rects
  */
 #include <math.h>
@@ -173,15 +173,26 @@ static void paint_run_lines(const layoutd_line *line, const layoutd_run *run, rp
 }
 
 typedef struct link_context {
+    const rp_state *state;
+    const layoutd_line *line;
     rp_painter *p;
     layoutd_color color;
 } link_context;
 
-/* A 1-point link underline centred 2 points below the baseline. */
-static void link_segment(void *context, double x0, double x1, double baseline)
+/* One piece of a link underline: 1 point thick, centred 2 points below the baseline. */
+static void link_piece(void *context, double x0, double x1, double baseline)
 {
     link_context *c = context;
     c->p->hline(c->p, x0, x1, baseline + 2.0, 1.0, c->color);
+}
+
+/* A link underline stretch, with gaps where glyph ink crosses it (skipink.c), ink looked for
+ * at the painter's pixel size, or 2 pixels a point at least. */
+static void link_segment(void *context, double x0, double x1, double baseline)
+{
+    link_context *c = context;
+    double k = dmax(1.0 / c->p->pixel, 2.0);
+    rp_skip_ink(c->state, c->line, x0, x1, baseline + 2.0, 1.0, k, baseline, link_piece, c);
 }
 
 /* 6. Link underlines under every region rect that is linked text (not an attachment, inline
@@ -189,7 +200,7 @@ static void link_segment(void *context, double x0, double x1, double baseline)
 static void paint_links(const rp_state *state, const layoutd_line *line, rp_painter *p)
 {
     if (line->regions == NULL) return;
-    link_context c = {p, state->link_color};
+    link_context c = {state, line, p, state->link_color};
     for (uint32_t i = 0; i < line->region_count; i++) {
         const layoutd_region *region = &line->regions[i];
         if (region->rects == NULL || rp_region_is(region, "attachment") ||

@@ -34,6 +34,49 @@ struct RenderPreviewTests {
         }
     }
 
+    @Test func linkUnderlinesSkipDescenders() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let text = "see typography now"
+        let link = utf16Range(of: "typography", in: text)
+        let params: JSONValue = ["text": .string(text),
+                                 "spans": [["start": .number(Double(link.start)), "end": .number(Double(link.end)), "link": "https://t.example"]]]
+        // Where each glyph of the link sits: its pen position and advance, by cluster.
+        let layout = try client.result("layout", .object((params.objectMembers ?? []) + [("detail", "glyphs")]))
+        let line = try #require(layout["lines"]?.arrayValue?.first)
+        var glyphs: [Int: (x: Double, advance: Double)] = [:]
+        for run in line["runs"]?.arrayValue ?? [] {
+            var pen = run["x"]?.doubleValue ?? 0
+            for g in run["glyphs"]?.arrayValue ?? [] {
+                let advance = g["advance"]?.doubleValue ?? 0
+                glyphs[g["cluster"]?.intValue ?? -1] = (pen, advance)
+                pen += advance
+            }
+        }
+        let scale = 4.0
+        let png = try picturePNG(try client.result("render", .object((params.objectMembers ?? []) + [("format", "png"), ("scale", .number(scale))])))
+        let row = Int(((line["baseline"]?.doubleValue ?? 0) + 2) * scale)
+        /// Columns under the glyph of the character at `offset` where the underline row is
+        /// left as background (white), and where it is drawn (blue).
+        func underline(at offset: Int) throws -> (gaps: Int, drawn: Int) {
+            let g = try #require(glyphs[offset])
+            var gaps = 0, drawn = 0
+            for x in Int(g.x * scale)..<Int((g.x + g.advance) * scale) {
+                let p = png.pixel(x, row)
+                if p.r > 240 && p.g > 240 && p.b > 240 { gaps += 1 }
+                if Int(p.b) - Int(p.r) > 120 { drawn += 1 }
+            }
+            return (gaps, drawn)
+        }
+        let units = Array(text.utf16)
+        let y = try underline(at: link.start + 1), p = try underline(at: link.start + 2)
+        #expect(units[link.start + 1] == 0x79 && units[link.start + 2] == 0x70)
+        #expect(y.gaps >= 4 && p.gaps >= 4, "gaps under the descenders of y and p: \(y), \(p)")
+        let o = try underline(at: link.start + 3), a = try underline(at: link.start + 6)
+        #expect(o.gaps == 0 && a.gaps == 0 && o.drawn > 10 && a.drawn > 10, "no gap under o and a: \(o), \(a)")
+    }
+
     @Test func svgImagesCarryXlinkHrefForOlderViewers() throws {
         let daemon = try Daemon()
         defer { daemon.stop() }
