@@ -211,6 +211,19 @@ static paint image_texel(const layoutd_image *im, int64_t x, int64_t y)
     return (paint){(float)s[0] / 255.f * a, (float)s[1] / 255.f * a, (float)s[2] / 255.f * a, a};
 }
 
+/* Where the centre of pixel `pixel` falls on a side [q0, q1) that `texels` texels fill: the texel
+ * before it and the fraction of the way to the next (texel centres sit at half steps). 0 when
+ * the centre lies outside the side. */
+static int texel_at(int64_t pixel, double q0, double q1, uint32_t texels, int64_t *t, float *f)
+{
+    double c = (double)pixel + 0.5;
+    if (c < q0 || c >= q1) return 0;
+    double u = (c - q0) * (double)texels / (q1 - q0) - 0.5;
+    *t = floor_i(u);
+    *f = (float)(u - (double)*t);
+    return 1;
+}
+
 /* An attachment image scaled to fill the rect: every canvas pixel whose centre lies in it
  * takes the image bilinearly sampled at the matching point, in premultiplied colour (so
  * transparent texels do not darken their neighbours). Only pixels inside the canvas are
@@ -220,21 +233,14 @@ static void op_image(rp_painter *p, const layoutd_rect *rect, const layoutd_imag
     raster *r = (raster *)p;
     rrect q;
     if (!to_px(r, rect, 0, &q)) return;
-    double sx = (double)im->width / (q.x1 - q.x0), sy = (double)im->height / (q.y1 - q.y0);
     int64_t i0 = floor_i(clampd(q.x0, 0, r->w)), i1 = ceil_i(clampd(q.x1, 0, r->w));
     int64_t j0 = floor_i(clampd(q.y0, 0, r->h)), j1 = ceil_i(clampd(q.y1, 0, r->h));
     for (int64_t j = j0; j < j1; j++) {
-        double cy = (double)j + 0.5;
-        if (cy < q.y0 || cy >= q.y1) continue;
-        double v = (cy - q.y0) * sy - 0.5;
-        int64_t y = floor_i(v);
-        float fy = (float)(v - (double)y);
+        int64_t y, x;
+        float fy, fx;
+        if (!texel_at(j, q.y0, q.y1, im->height, &y, &fy)) continue;
         for (int64_t i = i0; i < i1; i++) {
-            double cx = (double)i + 0.5;
-            if (cx < q.x0 || cx >= q.x1) continue;
-            double u = (cx - q.x0) * sx - 0.5;
-            int64_t x = floor_i(u);
-            float fx = (float)(u - (double)x);
+            if (!texel_at(i, q.x0, q.x1, im->width, &x, &fx)) continue;
             paint a = image_texel(im, x, y), b = image_texel(im, x + 1, y);
             paint c = image_texel(im, x, y + 1), d = image_texel(im, x + 1, y + 1);
             float w00 = (1 - fx) * (1 - fy), w10 = fx * (1 - fy), w01 = (1 - fx) * fy, w11 = fx * fy;

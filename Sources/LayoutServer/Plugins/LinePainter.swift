@@ -61,20 +61,17 @@ struct LinePainter {
             let rgba: [UInt8] = [UInt8(color >> 24), UInt8(color >> 16 & 0xFF), UInt8(color >> 8 & 0xFF), UInt8(color & 0xFF)]
             for i in 0..<(width * height) { pixels[i * 4] = rgba[0]; pixels[i * 4 + 1] = rgba[1]; pixels[i * 4 + 2] = rgba[2]; pixels[i * 4 + 3] = rgba[3] }
         }
-        let failure = pixels.withUnsafeMutableBufferPointer { buffer -> PluginCallFailure? in
-            for l in layout.lines.indices {
-                var canvas = self.canvas(line: l)
+        let failure = pixels.withUnsafeMutableBufferPointer { buffer in
+            drawLines { canvas in
                 canvas.format = UInt32(LAYOUTD_CANVAS_RGBA.rawValue)
                 canvas.width = UInt32(width)
                 canvas.height = UInt32(height)
                 canvas.stride = UInt32(stride)
                 canvas.scale = picture.scale
                 canvas.pixels = buffer.baseAddress
-                if case .failure(let f) = renderer.draw(line: lines.lines + l, canvas: &canvas) { return f }
             }
-            return nil
         }
-        if let failure { throw RPCError(.serverError, "renderer \"\(renderer.name)\" failed: \(failure.message)") }
+        if let failure { throw failed(failure) }
         do {
             let png = try pixels.withUnsafeBufferPointer { try PNGEncoder.encode(rgba: $0, width: width, height: height, stride: stride) }
             return PNGEncoder.base64(png)
@@ -93,9 +90,8 @@ struct LinePainter {
             let opacity = background.count == 9 ? " fill-opacity=\"\(wire(Double(UInt8(background.suffix(2), radix: 16) ?? 255) / 255))\"" : ""
             sink.bytes += Array("<rect width=\"\(w)\" height=\"\(h)\" fill=\"\(background.prefix(7))\"\(opacity)/>\n".utf8)
         }
-        let failure = withExtendedLifetime(sink) { () -> PluginCallFailure? in
-            for l in layout.lines.indices {
-                var canvas = self.canvas(line: l)
+        let failure = withExtendedLifetime(sink) {
+            drawLines { canvas in
                 canvas.format = UInt32(LAYOUTD_CANVAS_SVG.rawValue)
                 canvas.width = UInt32(picture.width.rounded(.up))
                 canvas.height = UInt32(picture.height.rounded(.up))
@@ -107,13 +103,25 @@ struct LinePainter {
                     s.bytes += UnsafeRawBufferPointer(start: bytes, count: length)
                 }
                 canvas.append_context = Unmanaged.passUnretained(sink).toOpaque()
-                if case .failure(let f) = renderer.draw(line: lines.lines + l, canvas: &canvas) { return f }
             }
-            return nil
         }
-        if let failure { throw RPCError(.serverError, "renderer \"\(renderer.name)\" failed: \(failure.message)") }
+        if let failure { throw failed(failure) }
         sink.bytes += Array("</svg>\n".utf8)
         return String(decoding: sink.bytes, as: UTF8.self)
+    }
+
+    /// Draws every line on a canvas that `configure` finishes; the first failure, or nil.
+    private func drawLines(_ configure: (inout layoutd_canvas) -> Void) -> PluginCallFailure? {
+        for l in layout.lines.indices {
+            var canvas = self.canvas(line: l)
+            configure(&canvas)
+            if case .failure(let f) = renderer.draw(line: lines.lines + l, canvas: &canvas) { return f }
+        }
+        return nil
+    }
+
+    private func failed(_ failure: PluginCallFailure) -> RPCError {
+        RPCError(.serverError, "renderer \"\(renderer.name)\" failed: \(failure.message)")
     }
 
     /// A canvas for line `l` with the highlight and selection rects that fall on it (those
