@@ -65,6 +65,13 @@ enum PluginHostServices {
                 return -1
             }
         }
+        addImageServices(&host)
+        return host
+    }
+
+    /// The image services: `png_base64`, `register_image` (attachment providers, during
+    /// `init`) and `attachment_image` (renderers), over the context's `AttachmentImages`.
+    private static func addImageServices(_ host: inout layoutd_host) {
         host.png_base64 = { _, rgba, width, height, stride, sink, sinkContext in
             guard let rgba, let sink, width > 0, height > 0, stride >= width * 4 else { return -1 }
             let buffer = UnsafeBufferPointer(start: rgba, count: Int(stride) * Int(height))
@@ -75,13 +82,6 @@ enum PluginHostServices {
             }
             return 0
         }
-        addImageServices(&host)
-        return host
-    }
-
-    /// `register_image` (attachment providers, during `init`) and `attachment_image`
-    /// (renderers), over the context's `AttachmentImages`.
-    private static func addImageServices(_ host: inout layoutd_host) {
         host.register_image = { host, name, file in
             guard let host else { return -1 }
             let context = PluginHostServices.context(host)
