@@ -2,7 +2,7 @@
 // layoutd — a text layout daemon for Linux.
 //
 // Layers, imports pointing one way:
-//   C modules (CFontconfig, CFreeType, CHarfBuzz, CICUShim)
+//   C modules (CFontconfig, CFreeType, CHarfBuzz, CICUShim; CZlib and CPNG for the server's images)
 //     → LayoutEngine (fonts, analysis, shaping, breaking, lines, geometry)
 //     → LayoutProtocol (JSON, JSON-RPC, parameter and result types; no engine, no C)
 //     → LayoutTransport (sockets, line framing; no engine)
@@ -37,6 +37,10 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        // libpng decodes the attachment images a configuration names, for the renderers.
+        .systemLibrary(
+            name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
         // epoll and eventfd (libc headers the Glibc module leaves out).
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .target(
@@ -62,7 +66,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(
             name: "LayoutServer",
-            dependencies: ["LayoutEngine", "LayoutProtocol", "LayoutTransport", "CLayoutPlugin", "CPluginGuard", "CZlib"],
+            dependencies: ["LayoutEngine", "LayoutProtocol", "LayoutTransport", "CLayoutPlugin", "CPluginGuard", "CZlib", "CPNG"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: Executables

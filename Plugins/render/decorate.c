@@ -2,7 +2,8 @@
  * decorate.c — decorations the client draws itself, per line: "pill" rounded rects behind
  * regions of the kinds in the request option "pill" (default code, mention, hashtag) and
  * "underline" lines under regions of the kinds in option "underline" (default url, link,
- * email, phone). Either option may be an array of strings or one string; [] turns it off.
+ * email, phone), in the link colour, or the disabled-link colour for a disabled link. Either
+ * option may be an array of strings or one string; [] turns it off.
  */
 #include "plugin_support.h"
 #include "layoutd_plugin.h"
@@ -34,22 +35,12 @@ static void underline_segment(void *context, double x0, double x1, double baseli
     job->emit(job->context, &d);
 }
 
-/* A pill behind one region rect: the rect narrowed vertically to the line's ascent above and
- * descent below the baseline of the text under it (region rects usually span the whole line
- * box, leading included), or the rect itself when that leaves nothing; radius half its
- * height. */
+/* A pill behind one region rect (rp_pill_rect), radius half its height. */
 static void emit_pill(const rp_state *state, const layoutd_line *line, const layoutd_region *region,
                       const layoutd_rect *rect, layoutd_decoration_sink emit, void *context)
 {
-    if (!rp_rect_ok(rect)) return;
-    layoutd_rect r = *rect;
-    double baseline = rp_rect_baseline(line, region, rect);
-    double top = baseline - line->ascent, bottom = baseline + line->descent;
-    if (rp_finite(top) && rp_finite(bottom)) {
-        if (top < r.y) top = r.y;
-        if (bottom > r.y + r.height) bottom = r.y + r.height;
-        if (bottom > top) r.y = top, r.height = bottom - top;
-    }
+    layoutd_rect r;
+    if (!rp_pill_rect(line, region, rect, &r)) return;
     layoutd_decoration d = {
         .shape = LAYOUTD_DECORATION_ROUNDED_RECT,
         .color = state->pill_color,
@@ -74,6 +65,7 @@ int rp_decorate(const rp_state *state, const layoutd_line *line, layoutd_decorat
         if (rp_list_has(pill, default_pill, region->kind))
             for (uint32_t k = 0; k < region->rect_count; k++)
                 emit_pill(state, line, region, &region->rects[k], emit, context);
+        job.color = rp_link_color(state, region);
         if (rp_list_has(underline, default_underline, region->kind))
             for (uint32_t k = 0; k < region->rect_count; k++)
                 rp_link_segments(line, region, &region->rects[k], underline_segment, &job);

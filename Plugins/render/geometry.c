@@ -94,3 +94,27 @@ double rp_rect_baseline(const layoutd_line *line, const layoutd_region *region,
     }
     return line->baseline;
 }
+
+/* A pill is the rect narrowed vertically to the line's ascent above and descent below the
+ * baseline of the text under it (region rects usually span the whole line box, leading
+ * included), or the rect itself when that leaves nothing. */
+int rp_pill_rect(const layoutd_line *line, const layoutd_region *region, const layoutd_rect *rect,
+                 layoutd_rect *out)
+{
+    if (!rp_rect_ok(rect)) return 0;
+    layoutd_rect r = *rect;
+    double baseline = rp_rect_baseline(line, region, rect);
+    double top = baseline - line->ascent, bottom = baseline + line->descent;
+    if (rp_finite(top) && rp_finite(bottom)) {
+        if (top < r.y) top = r.y;
+        if (bottom > r.y + r.height) bottom = r.y + r.height;
+        if (bottom > top) r.y = top, r.height = bottom - top;
+    }
+    *out = r;
+    return 1;
+}
+
+layoutd_color rp_link_color(const rp_state *state, const layoutd_region *region)
+{
+    return region->flags & LAYOUTD_REGION_DISABLED ? state->disabled_link_color : state->link_color;
+}

@@ -201,6 +201,57 @@ static void op_placeholder(rp_painter *p, const layoutd_rect *rect, double radiu
     px_fill_rr(r, &outer, inner.x1 > inner.x0 && inner.y1 > inner.y0 ? &inner : NULL, stroke);
 }
 
+/* The premultiplied colour of image pixel (x, y), clamped to the image's edge. */
+static paint image_texel(const layoutd_image *im, int64_t x, int64_t y)
+{
+    x = x < 0 ? 0 : x >= (int64_t)im->width ? (int64_t)im->width - 1 : x;
+    y = y < 0 ? 0 : y >= (int64_t)im->height ? (int64_t)im->height - 1 : y;
+    const uint8_t *s = im->pixels + (size_t)y * im->stride + (size_t)x * 4;
+    float a = (float)s[3] / 255.f;
+    return (paint){(float)s[0] / 255.f * a, (float)s[1] / 255.f * a, (float)s[2] / 255.f * a, a};
+}
+
+/* Where the centre of pixel `pixel` falls on a side [q0, q1) that `texels` texels fill: the texel
+ * before it and the fraction of the way to the next (texel centres sit at half steps). 0 when
+ * the centre lies outside the side. */
+static int texel_at(int64_t pixel, double q0, double q1, uint32_t texels, int64_t *t, float *f)
+{
+    double c = (double)pixel + 0.5;
+    if (c < q0 || c >= q1) return 0;
+    double u = (c - q0) * (double)texels / (q1 - q0) - 0.5;
+    *t = floor_i(u);
+    *f = (float)(u - (double)*t);
+    return 1;
+}
+
+/* An attachment image scaled to fill the rect: every canvas pixel whose centre lies in it
+ * takes the image bilinearly sampled at the matching point, in premultiplied colour (so
+ * transparent texels do not darken their neighbours). Only pixels inside the canvas are
+ * visited. */
+static void op_image(rp_painter *p, const layoutd_rect *rect, const layoutd_image *im)
+{
+    raster *r = (raster *)p;
+    rrect q;
+    if (!to_px(r, rect, 0, &q)) return;
+    int64_t i0 = floor_i(clampd(q.x0, 0, r->w)), i1 = ceil_i(clampd(q.x1, 0, r->w));
+    int64_t j0 = floor_i(clampd(q.y0, 0, r->h)), j1 = ceil_i(clampd(q.y1, 0, r->h));
+    for (int64_t j = j0; j < j1; j++) {
+        int64_t y, x;
+        float fy, fx;
+        if (!texel_at(j, q.y0, q.y1, im->height, &y, &fy)) continue;
+        for (int64_t i = i0; i < i1; i++) {
+            if (!texel_at(i, q.x0, q.x1, im->width, &x, &fx)) continue;
+            paint a = image_texel(im, x, y), b = image_texel(im, x + 1, y);
+            paint c = image_texel(im, x, y + 1), d = image_texel(im, x + 1, y + 1);
+            float w00 = (1 - fx) * (1 - fy), w10 = fx * (1 - fy), w01 = (1 - fx) * fy, w11 = fx * fy;
+            blend_premul(r, i, j, a.r * w00 + b.r * w10 + c.r * w01 + d.r * w11,
+                         a.g * w00 + b.g * w10 + c.g * w01 + d.g * w11,
+                         a.b * w00 + b.b * w10 + c.b * w01 + d.b * w11,
+                         a.a * w00 + b.a * w10 + c.a * w01 + d.a * w11);
+        }
+    }
+}
+
 /* Horizontal line, snapped: whole-pixel ends and a whole number of rows (at least one)
  * centred as near y as the grid allows. */
 static void op_hline(rp_painter *p, double x0, double x1, double y, double thickness,
@@ -335,6 +386,7 @@ int rp_draw_rgba(const rp_state *state, const layoutd_line *line, const layoutd_
         .base = {.fill_rect = op_fill_rect,
                  .fill_rounded = op_fill_rounded,
                  .placeholder = op_placeholder,
+                 .image = op_image,
                  .hline = op_hline,
                  .glyphs = op_glyphs,
                  .hairline_rect = op_hairline_rect,

@@ -8,7 +8,8 @@
  *   linkColor       link underlines and "underline" decorations   default #1a73e8
  *   selectionColor  selection rects                                default #3390ff55
  *   highlight       {normal, pressed, disabled} highlight colours  #1a73e833 #1a73e866 #80808033
- *   pillColor       "pill" decorations                            default #eeeeee
+ *   pillColor       "pill" decorations and inline-code pills       default #eeeeee
+ *   disabledLinkColor  underlines of disabled links                default #9aa0a6
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -57,11 +58,14 @@ static int render_init(const layoutd_host *host, const layoutd_value *options, v
         .highlight = {RP_DEFAULT_HIGHLIGHT_NORMAL, RP_DEFAULT_HIGHLIGHT_PRESSED,
                       RP_DEFAULT_HIGHLIGHT_DISABLED},
         .pill_color = RP_DEFAULT_PILL_COLOR,
+        .disabled_link_color = RP_DEFAULT_DISABLED_LINK_COLOR,
     };
     if (read_color(options, "linkColor", "linkColor", &s.link_color, error, error_size) != 0 ||
         read_color(options, "selectionColor", "selectionColor", &s.selection_color, error,
                    error_size) != 0 ||
-        read_color(options, "pillColor", "pillColor", &s.pill_color, error, error_size) != 0)
+        read_color(options, "pillColor", "pillColor", &s.pill_color, error, error_size) != 0 ||
+        read_color(options, "disabledLinkColor", "disabledLinkColor", &s.disabled_link_color, error,
+                   error_size) != 0)
         return -1;
     const layoutd_value *hl = plugin_member(options, "highlight");
     if (hl != NULL && hl->type != LAYOUTD_VALUE_NULL) {

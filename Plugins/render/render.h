@@ -23,6 +23,7 @@
 #define RP_DEFAULT_HIGHLIGHT_PRESSED 0x1a73e866u
 #define RP_DEFAULT_HIGHLIGHT_DISABLED 0x80808033u
 #define RP_DEFAULT_PILL_COLOR        0xeeeeeeffu
+#define RP_DEFAULT_DISABLED_LINK_COLOR 0x9aa0a6ffu
 
 /* Glyphs are not rasterized above this many pixels per em (a host cannot make such bitmaps
  * anyway, and asking would only cost it time). */
@@ -42,6 +43,7 @@ typedef struct rp_state {
     layoutd_color selection_color;
     layoutd_color highlight[3]; /* by layoutd_highlight.state: normal, pressed, disabled */
     layoutd_color pill_color;
+    layoutd_color disabled_link_color; /* underlines of disabled links (LAYOUTD_REGION_DISABLED) */
 } rp_state;
 
 
@@ -72,6 +74,20 @@ void rp_link_segments(const layoutd_line *line, const layoutd_region *region,
  * the line's. */
 double rp_rect_baseline(const layoutd_line *line, const layoutd_region *region,
                         const layoutd_rect *rect);
+/* ---- skipink.c: underlines that skip descenders ---- */
+
+/* Calls `segment` (with `baseline`) for each piece of [x0, x1] that no glyph's ink on the line
+ * crosses, for an underline `thickness` thick centred on `y`; ink is looked for at `k`
+ * pixels per point. */
+void rp_skip_ink(const rp_state *state, const layoutd_line *line, double x0, double x1,
+                 double y, double thickness, double k, double baseline, rp_segment_fn segment,
+                 void *context);
+
+/* The pill behind one region rect (see geometry.c); 0 when the rect is unusable. */
+int rp_pill_rect(const layoutd_line *line, const layoutd_region *region, const layoutd_rect *rect,
+                 layoutd_rect *out);
+/* The colour a region's link underline takes: the disabled colour for a disabled link. */
+layoutd_color rp_link_color(const rp_state *state, const layoutd_region *region);
 
 /* ---- scene.c: what a line is made of, in drawing order ---- */
 
@@ -87,6 +103,8 @@ struct rp_painter {
      * edge; `title` (the attachment's value, may be NULL) for backends that can show it. */
     void (*placeholder)(rp_painter *p, const layoutd_rect *r, double radius, layoutd_color fill,
                         layoutd_color stroke, const char *title);
+    /* An attachment's image (straight RGBA) scaled to fill `r`. */
+    void (*image)(rp_painter *p, const layoutd_rect *r, const layoutd_image *image);
     /* A horizontal line from x0 to x1 centred on y, `thickness` points thick (underlines). */
     void (*hline)(rp_painter *p, double x0, double x1, double y, double thickness,
                   layoutd_color color);

@@ -4,13 +4,15 @@
  *
  * Order, back to front:
  *   1. run backgrounds (style.background over the run's width and the line box's height;
- *      abutting runs of the same colour merged into one rect so no seam shows)
+ *      abutting runs of the same colour merged into one rect so no seam shows), then the
+ *      pills behind inline-code regions ("code": pillColor, as decorate's pills)
  *   2. highlights (rounded rects, radius 0.2 × height, colour by state)
  *   3. selection rects (selectionColor)
  *   4. runs in visual order: a text run's glyphs in its text colour; an attachment run's
- *      placeholder box
+ *      image (the host's, for its value) in the object's own box, or a placeholder box
  *   5. each run's underline and strikethrough
- *   6. link underlines (regions other than "attachment" and "truncation")
+ *   6. link underlines (regions other than "attachment", "code" and "truncation"), in the
+ *      disabled-link colour for a disabled link, skipping the ink of descenders (skipink.c)
  *   7. the debug overlay, when asked: line box, baseline, region rects
  */
 #include <math.h>
@@ -47,6 +49,21 @@ static void paint_backgrounds(const layoutd_line *line, rp_painter *p)
     if (have) p->fill_rect(p, &pending, pending_color);
 }
 
+/* 1. Inline code: a pill behind each rect of a "code" region (Litext's inline-code look). */
+static void paint_code_pills(const rp_state *state, const layoutd_line *line, rp_painter *p)
+{
+    if (line->regions == NULL) return;
+    for (uint32_t i = 0; i < line->region_count; i++) {
+        const layoutd_region *region = &line->regions[i];
+        if (region->rects == NULL || !rp_region_is(region, "code")) continue;
+        for (uint32_t k = 0; k < region->rect_count; k++) {
+            layoutd_rect r;
+            if (rp_pill_rect(line, region, &region->rects[k], &r))
+                p->fill_rounded(p, &r, r.height / 2, state->pill_color);
+        }
+    }
+}
+
 /* 2 and 3. Highlights and selection, from the canvas. */
 static void paint_highlights_and_selection(const rp_state *state, const layoutd_canvas *canvas,
                                            rp_painter *p)
@@ -66,22 +83,64 @@ static void paint_highlights_and_selection(const rp_state *state, const layoutd_
     }
 }
 
-/* An attachment's placeholder box: the run's width, and — since the run does not carry the
- * attachment's own ascent and descent — the line's ascent above and descent below the run's
- * baseline, clipped to the line box. */
-static void paint_placeholder(const layoutd_line *line, const layoutd_run *run, rp_painter *p)
+/* The box of an attachment run: its region's rect over the run (the object's own width,
+ * ascent and descent, which the host gives attachment regions), else the run's width and the
+ * line's ascent above and descent below the run's baseline, clipped to the line box. */
+static int attachment_box(const layoutd_line *line, const layoutd_run *run, layoutd_rect *out)
 {
+    for (uint32_t i = 0; line->regions != NULL && i < line->region_count; i++) {
+        const layoutd_region *region = &line->regions[i];
+        if (region->rects == NULL || !rp_region_is(region, "attachment") ||
+            region->start > run->start || run->start >= region->end)
+            continue;
+        for (uint32_t k = 0; k < region->rect_count; k++) {
+            const layoutd_rect *r = &region->rects[k];
+            if (rp_rect_ok(r) && r->x < run->x + run->width && run->x < r->x + r->width) {
+                *out = *r;
+                return 1;
+            }
+        }
+    }
     double top = run->baseline - line->ascent, bottom = run->baseline + line->descent;
     const layoutd_rect *box = &line->box;
     if (rp_finite(box->y) && rp_finite(box->height) && box->height > 0) {
         top = dmax(top, box->y);
         bottom = dmin(bottom, box->y + box->height);
     }
-    layoutd_rect r = {run->x, top, run->width, bottom - top};
-    if (!rp_rect_ok(&r)) return;
-    double radius = dmin(4.0, 0.15 * dmin(r.width, r.height));
-    p->placeholder(p, &r, radius, RP_PLACEHOLDER_FILL, RP_PLACEHOLDER_STROKE,
-                   run->attachment_value);
+    *out = (layoutd_rect){run->x, top, run->width, bottom - top};
+    return rp_rect_ok(out);
+}
+
+typedef struct image_job {
+    rp_painter *p;
+    layoutd_rect box;
+    int drawn;
+} image_job;
+
+static void attachment_image_sink(void *context, const layoutd_image *image)
+{
+    image_job *job = context;
+    if (image == NULL || image->pixels == NULL || image->width == 0 || image->height == 0 ||
+        (uint64_t)image->stride < (uint64_t)image->width * 4)
+        return;
+    job->p->image(job->p, &job->box, image);
+    job->drawn = 1;
+}
+
+/* 4. An attachment: the image the host holds for its value, scaled to the object's box; a
+ * placeholder (grey rounded box) when there is none. */
+static void paint_attachment(const rp_state *state, const layoutd_line *line, const layoutd_run *run,
+                             rp_painter *p)
+{
+    image_job job = {p, {0, 0, 0, 0}, 0};
+    if (!attachment_box(line, run, &job.box)) return;
+    const layoutd_host *host = state->host;
+    if (run->attachment_value != NULL && host->attachment_image != NULL &&
+        host->attachment_image(host, run->attachment_value, attachment_image_sink, &job) == 0 && job.drawn)
+        return;
+    const layoutd_rect *r = &job.box;
+    double radius = dmin(4.0, 0.15 * dmin(r->width, r->height));
+    p->placeholder(p, r, radius, RP_PLACEHOLDER_FILL, RP_PLACEHOLDER_STROKE, run->attachment_value);
 }
 
 /* 5. Underline (single, double, thick) and strikethrough of one run. Sizes follow the run's
@@ -114,28 +173,40 @@ static void paint_run_lines(const layoutd_line *line, const layoutd_run *run, rp
 }
 
 typedef struct link_context {
+    const rp_state *state;
+    const layoutd_line *line;
     rp_painter *p;
     layoutd_color color;
 } link_context;
 
-/* A 1-point link underline centred 2 points below the baseline. */
-static void link_segment(void *context, double x0, double x1, double baseline)
+/* One piece of a link underline: 1 point thick, centred 2 points below the baseline. */
+static void link_piece(void *context, double x0, double x1, double baseline)
 {
     link_context *c = context;
     c->p->hline(c->p, x0, x1, baseline + 2.0, 1.0, c->color);
 }
 
-/* 6. Link underlines under every region rect that is text (not an attachment or the
- * truncation token). */
+/* A link underline stretch, with gaps where glyph ink crosses it (skipink.c), ink looked for
+ * at the painter's pixel size, or 2 pixels a point at least. */
+static void link_segment(void *context, double x0, double x1, double baseline)
+{
+    link_context *c = context;
+    double k = dmax(1.0 / c->p->pixel, 2.0);
+    rp_skip_ink(c->state, c->line, x0, x1, baseline + 2.0, 1.0, k, baseline, link_piece, c);
+}
+
+/* 6. Link underlines under every region rect that is linked text (not an attachment, inline
+ * code or the truncation token). */
 static void paint_links(const rp_state *state, const layoutd_line *line, rp_painter *p)
 {
     if (line->regions == NULL) return;
-    link_context c = {p, state->link_color};
+    link_context c = {state, line, p, state->link_color};
     for (uint32_t i = 0; i < line->region_count; i++) {
         const layoutd_region *region = &line->regions[i];
         if (region->rects == NULL || rp_region_is(region, "attachment") ||
-            rp_region_is(region, "truncation"))
+            rp_region_is(region, "code") || rp_region_is(region, "truncation"))
             continue;
+        c.color = rp_link_color(state, region);
         for (uint32_t k = 0; k < region->rect_count; k++)
             rp_link_segments(line, region, &region->rects[k], link_segment, &c);
     }
@@ -160,12 +231,13 @@ void rp_paint_line(const rp_state *state, const layoutd_line *line, const layout
                    rp_painter *p)
 {
     paint_backgrounds(line, p);
+    paint_code_pills(state, line, p);
     paint_highlights_and_selection(state, canvas, p);
     if (line->runs != NULL) {
         for (uint32_t i = 0; i < line->run_count; i++) {
             const layoutd_run *run = &line->runs[i];
             if (run->style.is_attachment)
-                paint_placeholder(line, run, p);
+                paint_attachment(state, line, run, p);
             else
                 p->glyphs(p, line, run);
         }

@@ -6,9 +6,10 @@
  * placeholders with a <title> of the attachment's value), overlay hairlines are stroked
  * <rect>/<line> with vector-effect="non-scaling-stroke" (one device pixel at any scale).
  * Each glyph's outline becomes a <path> (absolute coordinates, at most 2 decimals, nonzero
- * fill, the text colour); a glyph without an outline (a colour bitmap) becomes an <image>
- * whose PNG the host encodes. One element per line of output. Numbers are written by hand (the C locale's decimal point is not
- * trusted) and an element with a NaN/inf/huge number is dropped whole.
+ * fill, the text colour); a glyph without an outline (a colour bitmap) and an attachment's
+ * image become an <image> whose PNG the host encodes, with `href` and `xlink:href`. One
+ * element per line of output; the text is written by svgbuf.c, and an element with a
+ * NaN/inf/huge number is dropped whole.
  */
 #include <math.h>
 #include <stdint.h>
@@ -19,6 +20,7 @@
 #include "color.h"
 #include "layoutd_plugin.h"
 #include "render.h"
+#include "svgbuf.h"
 
 /* Colour bitmap glyphs are rasterized at this many pixels per point, so that they stay
  * sharp when the host scales the SVG up, but at most SVG_IMAGE_MAX_PIXELS per em (emoji
@@ -31,121 +33,6 @@
 #define SVG_IMAGE_MAX_SIDE 4096u
 /* Longest attachment title kept, in bytes. */
 #define SVG_TITLE_MAX 256u
-
-/* ---- a growable byte buffer; after a failed allocation it ignores everything ---- */
-
-typedef struct sbuf {
-    char *data;
-    size_t len, cap;
-    int failed;
-} sbuf;
-
-static void sb_put(sbuf *b, const char *s, size_t n)
-{
-    if (b->failed || n == 0) return;
-    if (n > SIZE_MAX / 2 - b->len) {
-        b->failed = 1;
-        return;
-    }
-    if (b->len + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < b->len + n) cap *= 2;
-        char *data = realloc(b->data, cap);
-        if (data == NULL) {
-            b->failed = 1;
-            return;
-        }
-        b->data = data, b->cap = cap;
-    }
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
-}
-
-static void sb_str(sbuf *b, const char *s) { sb_put(b, s, strlen(s)); }
-static void sb_char(sbuf *b, char c) { sb_put(b, &c, 1); }
-
-/* Appends `v` rounded to `decimals` (2 or 3) decimals, trailing zeros trimmed, with a '.'
- * whatever the locale. Returns -1 (appending nothing) when v is NaN, inf or |v| ≥ 1e12. */
-static int sb_num(sbuf *b, double v, int decimals)
-{
-    if (!isfinite(v) || v >= 1e12 || v <= -1e12) return -1;
-    int64_t unit = decimals >= 3 ? 1000 : 100;
-    double scaled = v * (double)unit;
-    int64_t n = (int64_t)(scaled + (scaled >= 0 ? 0.5 : -0.5));
-    char tmp[40];
-    size_t k = sizeof tmp;
-    uint64_t u = n < 0 ? (uint64_t)(-n) : (uint64_t)n;
-    uint64_t ip = u / (uint64_t)unit, fp = u % (uint64_t)unit;
-    int frac_digits = decimals >= 3 ? 3 : 2;
-    int started = 0;
-    for (int d = 0; d < frac_digits; d++, fp /= 10) { /* fraction, right to left */
-        if (!started && fp % 10 == 0) continue;
-        started = 1;
-        tmp[--k] = (char)('0' + fp % 10);
-    }
-    if (started) tmp[--k] = '.';
-    do {
-        tmp[--k] = (char)('0' + ip % 10);
-        ip /= 10;
-    } while (ip);
-    if (n < 0) tmp[--k] = '-';
-    sb_put(b, tmp + k, sizeof tmp - k);
-    return 0;
-}
-
-/* Appends ` name="v"`; -1 when v is not writable. */
-static int sb_attr(sbuf *b, const char *name, double v)
-{
-    sb_char(b, ' ');
-    sb_str(b, name);
-    sb_str(b, "=\"");
-    if (sb_num(b, v, 2) != 0) return -1;
-    sb_char(b, '"');
-    return 0;
-}
-
-/* Appends ` fill="#rrggbb"` (or stroke=...) and, unless opaque, ` fill-opacity="a"`. */
-static void sb_paint(sbuf *b, const char *what, layoutd_color c)
-{
-    static const char hex[] = "0123456789abcdef";
-    char v[8] = {'#'};
-    for (int i = 0; i < 6; i++) v[1 + i] = hex[(c >> (28 - 4 * i)) & 0xfu];
-    sb_char(b, ' ');
-    sb_str(b, what);
-    sb_str(b, "=\"");
-    sb_put(b, v, 7);
-    sb_char(b, '"');
-    if (rp_color_a(c) != 255) {
-        sb_char(b, ' ');
-        sb_str(b, what);
-        sb_str(b, "-opacity=\"");
-        sb_num(b, (double)rp_color_a(c) / 255.0, 3);
-        sb_char(b, '"');
-    }
-}
-
-/* Appends `s` as XML character data: & < > " ' escaped, control characters other than tab
- * and newline dropped, cut at `max` bytes on a UTF-8 character boundary. */
-static void sb_text(sbuf *b, const char *s, size_t max)
-{
-    size_t n = strlen(s);
-    if (n > max) {
-        n = max;
-        while (n > 0 && ((unsigned char)s[n] & 0xc0u) == 0x80u) n--; /* not mid-character */
-    }
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        switch (c) {
-        case '&': sb_str(b, "&amp;"); break;
-        case '<': sb_str(b, "&lt;"); break;
-        case '>': sb_str(b, "&gt;"); break;
-        case '"': sb_str(b, "&quot;"); break;
-        case '\'': sb_str(b, "&apos;"); break;
-        default:
-            if (c >= 0x20 || c == '\t' || c == '\n') sb_char(b, (char)c);
-        }
-    }
-}
 
 /* ---- the painter ---- */
 
@@ -166,6 +53,9 @@ typedef struct svg {
     sbuf images;          /* base64 of the colour glyphs embedded so far */
     image_memo memo[SVG_IMAGE_MEMO];
     int memo_count;
+    /* attachment images embedded on this line (their base64 in `images`), by pixels */
+    struct { const uint8_t *pixels; size_t offset, length; } attachments[SVG_IMAGE_MEMO];
+    int attachment_count;
 } svg;
 
 /* Opens `<rect` with x, y, width, height; -1 when a number is not writable. */
@@ -253,6 +143,44 @@ static void op_hairline_h(rp_painter *p, double x0, double x1, double y, layoutd
     if (bad) b->len = mark;
 }
 
+/* An attachment's image: an <image> filling the box (preserveAspectRatio="none", as the
+ * raster painter scales it), its PNG encoded by the host once per line and image. */
+static void op_image(rp_painter *p, const layoutd_rect *r, const layoutd_image *im)
+{
+    svg *s = (svg *)p;
+    const layoutd_host *host = s->state->host;
+    if (!rp_rect_ok(r) || host->png_base64 == NULL) return;
+    int known = -1;
+    for (int i = 0; i < s->attachment_count; i++)
+        if (s->attachments[i].pixels == im->pixels) known = i;
+    size_t offset, length;
+    if (known >= 0) {
+        offset = s->attachments[known].offset, length = s->attachments[known].length;
+    } else {
+        sb_base64_job enc = {&s->images, 0};
+        offset = s->images.len;
+        int rc = host->png_base64(host, im->pixels, im->width, im->height, im->stride, sb_base64_sink, &enc);
+        if (rc != 0 || enc.bad || s->images.failed || s->images.len == offset) {
+            s->images.len = offset;
+            return;
+        }
+        length = s->images.len - offset;
+        if (s->attachment_count < SVG_IMAGE_MEMO)
+            s->attachments[s->attachment_count].pixels = im->pixels,
+            s->attachments[s->attachment_count].offset = offset,
+            s->attachments[s->attachment_count++].length = length;
+    }
+    sbuf *b = &s->out;
+    size_t mark = b->len;
+    sb_str(b, "<image");
+    int bad = sb_attr(b, "x", r->x) | sb_attr(b, "y", r->y) | sb_attr(b, "width", r->width) |
+              sb_attr(b, "height", r->height);
+    sb_str(b, " preserveAspectRatio=\"none\"");
+    sb_image_href(b, s->images.data + offset, length);
+    sb_str(b, "/>\n");
+    if (bad) b->len = mark;
+}
+
 /* ---- glyphs ---- */
 
 typedef struct outline_job {
@@ -330,26 +258,6 @@ static void image_sink(void *context, const layoutd_glyph_image *im)
     job->left = im->left, job->top = im->top;
 }
 
-typedef struct b64_job {
-    sbuf *b;
-    int bad;
-} b64_job;
-
-/* Appends base64 from the host, refusing anything but the base64 alphabet (it goes into an
- * attribute unescaped). */
-static void b64_sink(void *context, const char *bytes, size_t length)
-{
-    b64_job *job = context;
-    if (bytes == NULL) return;
-    for (size_t i = 0; i < length; i++) {
-        char c = bytes[i];
-        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-              c == '+' || c == '/' || c == '='))
-            job->bad = 1;
-    }
-    if (!job->bad) sb_put(job->b, bytes, length);
-}
-
 /* A glyph without an outline: an <image> of its bitmap, rasterized at the font size ×
  * SVG_IMAGE_OVERSAMPLE and drawn back at the font size. */
 static void glyph_as_image(svg *s, const layoutd_font *font, const layoutd_glyph *g,
@@ -372,9 +280,9 @@ static void glyph_as_image(svg *s, const layoutd_font *font, const layoutd_glyph
         image_job job = {NULL, 0, 0, 0, 0, tint};
         host->glyph_image(host, font, g->id, pixels, image_sink, &job);
         if (job.rgba == NULL) return;
-        b64_job enc = {&s->images, 0};
+        sb_base64_job enc = {&s->images, 0};
         size_t before = s->images.len;
-        int rc = host->png_base64(host, job.rgba, job.width, job.height, job.width * 4, b64_sink, &enc);
+        int rc = host->png_base64(host, job.rgba, job.width, job.height, job.width * 4, sb_base64_sink, &enc);
         free(job.rgba);
         if (rc != 0 || enc.bad || s->images.len == before || s->images.failed) {
             s->images.len = before;
@@ -390,9 +298,8 @@ static void glyph_as_image(svg *s, const layoutd_font *font, const layoutd_glyph
     sb_str(b, "<image");
     int bad = sb_attr(b, "x", g->x + known->left) | sb_attr(b, "y", g->y - known->top) |
               sb_attr(b, "width", known->width) | sb_attr(b, "height", known->height);
-    sb_str(b, " href=\"data:image/png;base64,");
-    sb_put(b, s->images.data + known->offset, known->length);
-    sb_str(b, "\"/>\n");
+    sb_image_href(b, s->images.data + known->offset, known->length);
+    sb_str(b, "/>\n");
     if (bad) b->len = mark;
 }
 
@@ -445,6 +352,7 @@ int rp_draw_svg(const rp_state *state, const layoutd_line *line, const layoutd_c
         .base = {.fill_rect = op_fill_rect,
                  .fill_rounded = op_fill_rounded,
                  .placeholder = op_placeholder,
+                 .image = op_image,
                  .hline = op_hline,
                  .glyphs = op_glyphs,
                  .hairline_rect = op_hairline_rect,

@@ -43,4 +43,9 @@ int sc_table_copy(sc_table *table, const sc_code *codes, size_t count);
 
 void sc_table_free(sc_table *table);
 
+/** With the option "imageFolder", declares each code's image to the host (images.c).
+ * Returns 0, or -1 with a message when "imageFolder" is not a non-empty string. */
+int sc_register_images(const layoutd_host *host, const layoutd_value *options, const sc_table *table,
+                       char *error, size_t error_size);
+
 #endif /* SHORTCODES_CODES_H */

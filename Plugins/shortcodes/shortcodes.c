@@ -3,7 +3,8 @@
  * init/fini and the attachments call.
  *
  * init copies the config's code table (codes.c; the built-in default table when the config
- * has no "codes") into `state` with a matcher for it. `attachments` emits one inline object
+ * has no "codes") into `state` with a matcher for it, and with "imageFolder" declares the
+ * codes' images to the host (images.c). `attachments` emits one inline object
  * per occurrence of a code (leftmost-longest, non-overlapping; keymatch.c), value = the
  * code's image, sizes in points (em sizes times the request's font_size). Request options
  * may carry {"codes": {...}, "unit": ...} too: merged over the config table for that call,
@@ -47,7 +48,6 @@ static void shortcodes_fini(void *state) {
 
 static int shortcodes_init(const layoutd_host *host, const layoutd_value *options, void **state,
                            char *error, size_t error_size) {
-    (void)host;
     *state = NULL;
     static const layoutd_value empty_object = {LAYOUTD_VALUE_OBJECT, 0, 0, NULL, 0, NULL, NULL};
     bool present;
@@ -66,6 +66,10 @@ static int shortcodes_init(const layoutd_host *host, const layoutd_value *option
     if (failed) {
         shortcodes_fini(st);
         plugin_set_error(error, error_size, "shortcodes: out of memory");
+        return 1;
+    }
+    if (sc_register_images(host, options ? options : &empty_object, &st->table, error, error_size)) {
+        shortcodes_fini(st);
         return 1;
     }
     *state = st;

@@ -313,15 +313,18 @@ public struct RegionResult: Sendable, Equatable {
     public var end: Int
     public var value: JSONValue?
     public var rects: [RectParams]
+    /// False for a disabled link (written as `enabled: false`; left out when true).
+    public var enabled: Bool
 
-    public init(kind: String, start: Int, end: Int, value: JSONValue?, rects: [RectParams]) {
-        self.kind = kind; self.start = start; self.end = end; self.value = value; self.rects = rects
+    public init(kind: String, start: Int, end: Int, value: JSONValue?, rects: [RectParams], enabled: Bool = true) {
+        self.kind = kind; self.start = start; self.end = end; self.value = value; self.rects = rects; self.enabled = enabled
     }
 
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [("kind", .string(kind)), ("start", .number(Double(start))),
                                               ("end", .number(Double(end)))]
         if let value { members.append(("value", value)) }
+        if !enabled { members.append(("enabled", .bool(false))) }
         members.append(("rects", .array(rects.map(\.json))))
         return .object(members)
     }
@@ -333,6 +336,7 @@ public struct RegionResult: Sendable, Equatable {
                         let h = v["height"]?.doubleValue else { return nil }
                   return RectParams(x: x, y: y, width: w, height: h)
               }) else { return nil }
-        self.init(kind: kind, start: start, end: end, value: json["value"], rects: rects)
+        self.init(kind: kind, start: start, end: end, value: json["value"], rects: rects,
+                  enabled: json["enabled"]?.boolValue ?? true)
     }
 }

@@ -132,10 +132,13 @@ public struct RenderParams: Sendable {
     public var background: String?
     public var renderer: String
     public var options: JSONValue
+    /// Room around the text on every side, in points (the picture grows by twice it).
+    public var margin: Double
 
     public static let formats = ["png", "svg"]
+    public static let margins = 0.0...1000
     /// Keys `render` adds to the layout params.
-    public static let keys = ["handle", "format", "scale", "overlay", "highlight", "selection", "background", "renderer", "options"]
+    public static let keys = ["handle", "format", "scale", "overlay", "highlight", "selection", "background", "renderer", "options", "margin"]
 
     public init(json params: JSONValue?) throws(RPCError) {
         let reader = try ParamReader(params)
@@ -148,6 +151,7 @@ public struct RenderParams: Sendable {
         // is laid out at scale 1).
         scale = try reader.number("scale", in: 0.1...8, what: "a factor from 0.1 to 8 (pixels per point)") ?? 1
         overlay = try reader.bool("overlay") ?? false
+        margin = try reader.number("margin", in: RenderParams.margins, what: "a number of points from 0 to 1000") ?? 0
         highlights = []
         if let v = reader.member("highlight") {
             let items: [JSONValue] = v.arrayValue ?? [v]

@@ -53,7 +53,11 @@ public struct SpanAttributes: Sendable, Equatable {
     public var baselineOffset: Double?
     public var letterSpacing: Double?
     public var link: String?
+    /// `false` for a disabled link (shown, not followable): its region says `enabled: false`.
+    public var enabled: Bool?
     public var data: JSONValue?
+    /// An inline-code span: it comes back as a region of kind `code`.
+    public var code: Bool?
     /// An inline object standing for the span's text: `{width, ascent, descent, value?}`.
     public var attachment: AttachmentSpec?
 
@@ -76,7 +80,12 @@ public struct SpanAttributes: Sendable, Equatable {
         baselineOffset = try reader.number("baselineOffset", in: range, what: "a number of points")
         letterSpacing = try reader.number("letterSpacing", in: range, what: "a number of points")
         link = try reader.string("link", maxLength: 1 << 16)
+        enabled = try reader.bool("enabled")
+        if enabled != nil, link == nil {
+            throw .invalidParams(field: reader.field("enabled"), "applies to a link: give `link` in the same span")
+        }
         data = reader.member("data")
+        code = try reader.bool("code")
         if let a = try reader.object("attachment") {
             let what = "a number of points from 0 to 100000"
             guard let width = try a.number("width", in: 0...SpanAttributes.maxLength, what: what) else {
@@ -109,7 +118,9 @@ public struct SpanAttributes: Sendable, Equatable {
         if let baselineOffset { result.baselineOffset = baselineOffset }
         if let letterSpacing { result.letterSpacing = letterSpacing }
         if let link { result.link = link }
+        if let enabled { result.enabled = enabled }
         if let data { result.data = data }
+        if let code { result.code = code }
         if let attachment { result.attachment = attachment }
         return result
     }
@@ -125,7 +136,9 @@ public struct SpanAttributes: Sendable, Equatable {
         if let baselineOffset { members.append(("baselineOffset", .number(baselineOffset))) }
         if let letterSpacing { members.append(("letterSpacing", .number(letterSpacing))) }
         if let link { members.append(("link", .string(link))) }
+        if let enabled { members.append(("enabled", .bool(enabled))) }
         if let data { members.append(("data", data)) }
+        if let code { members.append(("code", .bool(code))) }
         if let attachment { members.append(("attachment", attachment.json)) }
         return .object(members)
     }

@@ -20,6 +20,34 @@ public enum Files {
         }
     }
 
+    /// The whole regular file at `path`, opened without following a symbolic link in its last
+    /// component (`O_NOFOLLOW`: a link there fails with ELOOP), at most `limit` bytes (larger
+    /// fails with EFBIG before anything is read). For files a configuration names that
+    /// others might swap for a link to something else.
+    public static func readRegular(_ path: String, limit: Int) throws -> [UInt8] {
+        let raw: Int32
+        do {
+            raw = try syscall("open \(path)") { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
+        } catch {
+            throw error.code == ELOOP ? Errno(ELOOP, "open \(path): it is a symbolic link, which is not followed (name the file itself)") : error
+        }
+        let fd = FileDescriptor(adopting: raw)
+        var st = stat()
+        _ = try syscall("stat \(path)") { fstat(fd.rawValue, &st) }
+        guard st.st_mode & S_IFMT == S_IFREG else { throw Errno(EINVAL, "open \(path): not a regular file, so") }
+        guard st.st_size <= limit else { throw Errno(EFBIG, "read \(path) (\(st.st_size) bytes, over \(limit))") }
+        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
+        var done = 0
+        while done < bytes.count {
+            let n = try bytes.withUnsafeMutableBytes { (raw) throws -> Int in
+                try syscall("read \(path)") { Glibc.read(fd.rawValue, raw.baseAddress! + done, raw.count - done) }
+            }
+            if n == 0 { break }
+            done += n
+        }
+        return Array(bytes[0..<done])
+    }
+
     /// Writes `bytes` as the file at `path`, whole or not at all: into a new file beside it
     /// (mode `mode`), flushed to disk, then renamed over it. Fails with the errno of the
     /// call at fault (the new file removed).

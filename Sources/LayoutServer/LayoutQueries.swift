@@ -61,6 +61,7 @@ extension LayoutService {
             var r: [(String, JSONValue)] = [("kind", .string(region.kind)), ("start", .number(Double(mapping.convert(region.start)))),
                                             ("end", .number(Double(mapping.convert(region.end))))]
             if let value = region.value { r.append(("value", value)) }
+            if !region.enabled { r.append(("enabled", .bool(false))) }
             members.append(("region", .object(r)))
         }
         return .object(members)

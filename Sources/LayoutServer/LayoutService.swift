@@ -422,7 +422,7 @@ public final class LayoutService: Sendable {
         }
         let regions = retained.regions.map {
             RegionResult(kind: $0.kind, start: offsets.convert($0.start), end: offsets.convert($0.end), value: $0.value,
-                         rects: $0.rects.map(wireRect))
+                         rects: $0.rects.map(wireRect), enabled: $0.enabled)
         }
         let visible = layout.truncated
             ? layout.visibleRanges.map { RangeResult(start: offsets.convert($0.lowerBound), end: offsets.convert($0.upperBound)) }

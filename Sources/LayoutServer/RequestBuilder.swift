@@ -9,14 +9,36 @@ struct BuiltRequest {
     var mapping: OffsetMapping
     /// The composed attributes of each style (index 0: the base style, no span).
     var styles: [SpanAttributes]
-    /// Link and data spans, snapped, in UTF-16, in the order given.
-    var regionSpans: [(kind: String, start: Int, end: Int, value: JSONValue)]
+    /// Link, data, code and attachment spans, then detected links, snapped, in UTF-16, in the
+    /// order given.
+    var regionSpans: [RegionSpan]
     var token: String
     /// Every span the client gave, snapped, in UTF-16 (what `update` carries through edits;
     /// attachments from plugins are not among them, they are found again after each edit).
     var spans: [(start: Int, end: Int, attributes: SpanAttributes)]
     /// What went wrong in plugins without failing the request, for the result's `warnings`.
     var warnings: [String] = []
+}
+
+/// A span that comes back as a region: its kind, its range in UTF-16, its value (none for
+/// `code` and for an attachment without one) and, for a link, whether it is enabled.
+struct RegionSpan {
+    var kind: String
+    var start: Int
+    var end: Int
+    var value: JSONValue?
+    var enabled = true
+
+    /// The regions a span's own attributes make, in a fixed order: link, data, code, attachment.
+    static func of(_ span: (start: Int, end: Int, attributes: SpanAttributes)) -> [RegionSpan] {
+        let a = span.attributes
+        var made: [RegionSpan] = []
+        if let link = a.link { made.append(RegionSpan(kind: "link", start: span.start, end: span.end, value: .string(link), enabled: a.enabled ?? true)) }
+        if let data = a.data { made.append(RegionSpan(kind: "data", start: span.start, end: span.end, value: data)) }
+        if a.code == true { made.append(RegionSpan(kind: "code", start: span.start, end: span.end, value: nil)) }
+        if let attachment = a.attachment { made.append(RegionSpan(kind: "attachment", start: span.start, end: span.end, value: attachment.value)) }
+        return made
+    }
 }
 
 extension LayoutService {
@@ -131,15 +153,8 @@ extension LayoutService {
         request.truncation = Truncation(mode: Truncation.Mode(rawValue: truncation.mode) ?? .tail,
                                         token: Array(truncation.token.utf16), tokenStyle: tokenStyle)
 
-        var regionSpans: [(kind: String, start: Int, end: Int, value: JSONValue)] = []
-        for span in composedSpans {
-            if let link = span.attributes.link { regionSpans.append(("link", span.start, span.end, .string(link))) }
-            if let data = span.attributes.data { regionSpans.append(("data", span.start, span.end, data)) }
-            if let attachment = span.attributes.attachment {
-                regionSpans.append(("attachment", span.start, span.end, attachment.value ?? .null))
-            }
-        }
-        regionSpans += plugged.links
+        var regionSpans = composedSpans.flatMap(RegionSpan.of)
+        regionSpans += plugged.links.map { RegionSpan(kind: $0.kind, start: $0.start, end: $0.end, value: $0.value) }
         request.keepsGeometry = detail != .lines || !regionSpans.isEmpty || request.maxLines != nil || p.decorations != nil
         return BuiltRequest(request: request, mapping: mapping, styles: styles, regionSpans: regionSpans,
                             token: truncation.token, spans: spans, warnings: warnings)

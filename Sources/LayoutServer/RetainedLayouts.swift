@@ -25,6 +25,8 @@ final class RetainedLayout: Sendable {
         var end: Int
         var value: JSONValue?
         var rects: [Rect]
+        /// False for a disabled link.
+        var enabled = true
     }
 
     init(params: LayoutParams, built: BuiltRequest, layout: TextLayout, detail: LayoutDetail, encoding: OffsetEncoding,
@@ -51,8 +53,8 @@ final class RetainedLayout: Sendable {
                 }
             }
             if !rects.isEmpty {
-                let value: JSONValue? = span.kind == "attachment" && span.value.isNull ? .none : .some(span.value)
-                regions.append(Region(kind: span.kind, start: span.start, end: span.end, value: value, rects: rects))
+                regions.append(Region(kind: span.kind, start: span.start, end: span.end, value: span.value, rects: rects,
+                                      enabled: span.enabled))
             }
         }
         if let hidden = layout.hiddenRange, let rect = layout.tokenRect {

@@ -154,6 +154,7 @@ public struct ServerConfiguration: Sendable {
         var config = ServerConfiguration()
         config.source = path
         let base = Files.directory(of: path)
+        config.plugins.configFolder = Files.absolute(base)
         do {
             let reader = try ParamReader(json)
             try reader.rejectUnknownKeys(topLevelKeys)

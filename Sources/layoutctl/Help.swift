@@ -10,7 +10,7 @@ enum Help {
         ("layout", #"layout [--width W] [--font "FAMILY [Bold] [Italic] SIZE"] [--language TAG] [--json] TEXT|-"#,
          "lay out TEXT (- reads standard input) and print each line: range (UTF-8 bytes), box, baseline and its text; --json prints the result as layoutd sent it"),
         ("render", """
-            render [--width W] [--font F] [--language TAG] [--format png|svg] [--scale S] [--overlay]
+            render [--width W] [--font F] [--language TAG] [--format png|svg] [--scale S] [--margin PT] [--overlay]
                    [--detect KIND,KIND] [--attachments] [--highlight START:END[:normal|pressed|disabled]]
                    [--selection START:END] [--background COLOR|transparent] -o FILE TEXT|-
             """,

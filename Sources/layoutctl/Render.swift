@@ -31,6 +31,9 @@ func render(_ arguments: [String], socket: String?) {
         case "--scale":
             guard let v = Double(value(a)) else { usageError("--scale needs a number", command: "render") }
             members.append(("scale", .number(v)))
+        case "--margin":
+            guard let v = Double(value(a)) else { usageError("--margin needs a number of points", command: "render") }
+            members.append(("margin", .number(v)))
         case "--overlay": members.append(("overlay", true))
         case "--detect": members.append(("detectors", .array(value(a).split(separator: ",").map { .string(String($0)) })))
         case "--attachments": members.append(("attachments", true))

@@ -144,7 +144,9 @@ static layoutd_glyph glyphs[3] = {
     {.id = 99, .cluster = 2, .x = 18, .y = 15, .advance = 8},
 };
 static layoutd_run runs[2];
-static layoutd_rect link_rect = {2, 0, 24, 20}, attachment_rect = {26, 0, 14, 20};
+/* An attachment region's rect is the object's own box, as the host gives it: here 12 above
+ * the baseline and 4 below, the line's ascent and descent. */
+static layoutd_rect link_rect = {2, 0, 24, 20}, attachment_rect = {26, 3, 14, 16};
 static layoutd_region regions[2];
 static layoutd_line line;
 
@@ -475,8 +477,9 @@ int main(int argc, char **argv)
         for (const char *q = s; (q = strstr(q, "<path")) != NULL; q++) paths++;
         CHECK(paths == 2, "two outlined glyphs, two paths (%d)", paths);
     }
-    CHECK(strstr(s, "<image x=\"18\" y=\"11\" width=\"4\" height=\"4\" href=\"data:image/png;base64,AAAA\"/>") != NULL,
-          "SVG colour glyph as an image");
+    CHECK(strstr(s, "<image x=\"18\" y=\"11\" width=\"4\" height=\"4\" href=\"data:image/png;base64,AAAA\" "
+                    "xlink:href=\"data:image/png;base64,AAAA\"/>") != NULL,
+          "SVG colour glyph as an image, with xlink:href for SVG 1.1 viewers");
     CHECK(png_first[0] == 0 && png_first[1] == 0 && png_first[2] == 255 && png_first[3] == 128,
           "PNG pixels straight RGBA: (%d,%d,%d,%d)", png_first[0], png_first[1], png_first[2], png_first[3]);
     CHECK(strstr(s, "<title>img&amp;&lt;x&gt;&quot;.png</title></rect>") != NULL, "SVG placeholder title escaped");

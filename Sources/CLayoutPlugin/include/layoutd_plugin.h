@@ -154,13 +154,16 @@ typedef struct layoutd_run {
     const char *attachment_value;   /**< for an attachment run: its value, or NULL */
 } layoutd_run;
 
-/** A region (link, mention, attachment, truncation token, ...) as it falls on this line. */
+/** layoutd_region.flags: the region is a disabled link (a span with `enabled: false`). */
+#define LAYOUTD_REGION_DISABLED 1u
+
+/** A region (link, mention, code, attachment, truncation token, ...) as it falls on this line. */
 typedef struct layoutd_region {
     uint32_t start, end;            /**< UTF-8 byte range of the whole region */
-    const char *kind;               /**< "link", "url", "mention", "attachment", ... */
+    const char *kind;               /**< "link", "url", "mention", "code", "attachment", ... */
     const char *value;              /**< NULL when none */
     uint32_t rect_count;            /**< the region's rects on this line only */
-    uint32_t reserved;
+    uint32_t flags;                 /**< LAYOUTD_REGION_* bits; other bits are 0 (ignore them) */
     const layoutd_rect *rects;
 } layoutd_region;
 
@@ -198,6 +201,19 @@ typedef struct layoutd_glyph_image {
 /** Receives a glyph image. */
 typedef void (*layoutd_glyph_image_fn)(void *context, const layoutd_glyph_image *image);
 
+/** An attachment's image, decoded by the host from a file its configuration names: straight
+ * (not premultiplied) RGBA, 8 bits a channel. Owned by the host; valid until the callback it
+ * was passed to returns. */
+typedef struct layoutd_image {
+    uint32_t width, height;         /**< pixels, at least 1 each */
+    uint32_t stride;                /**< bytes per row, at least 4 × width */
+    uint32_t reserved;              /**< 0 */
+    const uint8_t *pixels;          /**< R, G, B, A */
+} layoutd_image;
+
+/** Receives an attachment's image. */
+typedef void (*layoutd_image_fn)(void *context, const layoutd_image *image);
+
 /** Receives a glyph outline, y down, in pixels at the requested size relative to the glyph
  * origin: op 'M' (x0,y0), 'L' (x0,y0), 'Q' (x0,y0 control, x1,y1 end),
  * 'C' (x0,y0, x1,y1 controls, x2,y2 end), 'Z' (close; no points). */
@@ -225,7 +241,19 @@ typedef struct layoutd_host {
     int (*png_base64)(const struct layoutd_host *host, const uint8_t *rgba, uint32_t width,
                       uint32_t height, uint32_t stride, layoutd_bytes_fn sink, void *context);
     void *host_context;             /**< the host's; do not touch */
-    const void *reserved[8];
+    /** (Attachment providers, during `init` only; NULL from hosts before it.) Declares that an
+     * attachment whose value is `name` shows the PNG `file`, a path the plugin's configuration
+     * gave (relative: to the configuration file's folder) — never one from a request. The host
+     * opens it at once (O_NOFOLLOW, a regular file, at most 1 MiB), decodes it (libpng; at
+     * most 1024 pixels a side) and keeps the pixels for renderers. Returns 0, or -1 when it
+     * is refused, cannot be read or decoded (the host logs why) or `init` has returned. */
+    int (*register_image)(const struct layoutd_host *host, const char *name, const char *file);
+    /** (Renderers; NULL from hosts before it.) Calls `sink` once with the image registered
+     * under `name` (an attachment run's `attachment_value`). Returns 0, or 1 when no image is
+     * registered under that name (draw a placeholder). */
+    int (*attachment_image)(const struct layoutd_host *host, const char *name, layoutd_image_fn sink,
+                            void *context);
+    const void *reserved[6];
 } layoutd_host;
 
 /* ---------------------------------------------------------------------------------------

@@ -30,13 +30,18 @@ public struct PluginFailure: Sendable, Error, CustomStringConvertible {
 }
 
 /// What the host gives every plugin through `layoutd_host`: the plugin's name for its log
-/// lines and the glyph rasterizer. Kept alive by the plugin that points to it.
+/// lines, the glyph rasterizer and the load's attachment images (registered only while
+/// `init` runs). Kept alive by the plugin that points to it.
 final class PluginHostContext: @unchecked Sendable {
     let name: String
     let rasterizer: GlyphRasterizer?
-    init(name: String, rasterizer: GlyphRasterizer?) {
+    let images: AttachmentImages?
+    /// True until the plugin's `init` returns: `register_image` is refused after it.
+    let initializing = Atomic<Bool>(true)
+    init(name: String, rasterizer: GlyphRasterizer?, images: AttachmentImages?) {
         self.name = name
         self.rasterizer = rasterizer
+        self.images = images
     }
 }
 
@@ -94,7 +99,7 @@ public final class LoadedPlugin: @unchecked Sendable {
     /// another ABI version, is smaller than this host's, names an unknown kind, an invalid or
     /// taken name, lacks the function its kind needs, or `init` fails. Runs the plugin's code
     /// in this process: probe it in a child first (`PluginProbe`).
-    static func open(path: String, options: JSONValue, rasterizer: GlyphRasterizer?,
+    static func open(path: String, options: JSONValue, rasterizer: GlyphRasterizer?, images: AttachmentImages? = nil,
                      taken: Set<String> = [], callSeconds: Double = 5) -> Result<LoadedPlugin, PluginFailure> {
         func failure(_ reason: String) -> Result<LoadedPlugin, PluginFailure> { .failure(PluginFailure(path: path, reason: reason)) }
         _ = dlerror()
@@ -143,13 +148,14 @@ public final class LoadedPlugin: @unchecked Sendable {
         }
         guard let initialize = t.`init` else { return failure("has no init function") }
 
-        let context = PluginHostContext(name: name, rasterizer: rasterizer)
+        let context = PluginHostContext(name: name, rasterizer: rasterizer, images: images)
         let host = UnsafeMutablePointer<layoutd_host>.allocate(capacity: 1)
         host.initialize(to: PluginHostServices.table(context: context))
         let arena = CArena()
         var state: UnsafeMutableRawPointer?
         var error = [CChar](repeating: 0, count: 512)
         let status = initialize(host, arena.value(options), &state, &error, error.count)
+        context.initializing.store(false, ordering: .releasing)
         guard status == 0 else {
             host.deinitialize(count: 1)
             host.deallocate()

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// The `layoutd_host` table every plugin gets: logging, glyph images and outlines (FreeType,
-/// through `GlyphRasterizer`) and PNG encoding. The functions are C callbacks that find the
+/// through `GlyphRasterizer`), PNG encoding, and attachment images (`AttachmentImages`). The functions are C callbacks that find the
 /// plugin's `PluginHostContext` through `host_context`; they copy nothing they are given
 /// beyond the call and never throw across the boundary (failures return -1).
 enum PluginHostServices {
@@ -65,6 +65,13 @@ enum PluginHostServices {
                 return -1
             }
         }
+        addImageServices(&host)
+        return host
+    }
+
+    /// The image services: `png_base64`, `register_image` (attachment providers, during
+    /// `init`) and `attachment_image` (renderers), over the context's `AttachmentImages`.
+    private static func addImageServices(_ host: inout layoutd_host) {
         host.png_base64 = { _, rgba, width, height, stride, sink, sinkContext in
             guard let rgba, let sink, width > 0, height > 0, stride >= width * 4 else { return -1 }
             let buffer = UnsafeBufferPointer(start: rgba, count: Int(stride) * Int(height))
@@ -75,7 +82,32 @@ enum PluginHostServices {
             }
             return 0
         }
-        return host
+        host.register_image = { host, name, file in
+            guard let host else { return -1 }
+            let context = PluginHostServices.context(host)
+            guard let name, let file else { return -1 }
+            let value = String(cString: name)
+            guard context.initializing.load(ordering: .acquiring) else {
+                Log.warning("plugin \(context.name): register_image(\"\(value)\") after init is refused (images come from the configuration, at init)")
+                return -1
+            }
+            guard let images = context.images else { return -1 }
+            if let refused = images.register(name: value, file: String(cString: file)) {
+                Log.warning("plugin \(context.name): \(refused); attachments \"\(value)\" are drawn as placeholders")
+                return -1
+            }
+            return 0
+        }
+        host.attachment_image = { host, name, sink, sinkContext in
+            guard let host, let name, let sink else { return 1 }
+            guard let image = PluginHostServices.context(host).images?.image(named: String(cString: name)) else { return 1 }
+            image.pixels.withUnsafeBufferPointer { pixels in
+                var view = layoutd_image(width: UInt32(image.width), height: UInt32(image.height), stride: UInt32(image.width * 4),
+                                         reserved: 0, pixels: pixels.baseAddress)
+                sink(sinkContext, &view)
+            }
+            return 0
+        }
     }
 
     static func context(_ host: UnsafePointer<layoutd_host>) -> PluginHostContext {

@@ -66,13 +66,14 @@ struct PluginLines {
 
     /// Builds the lines of `layout` (made from `built`, whose runs carry glyphs when the
     /// layout was made with glyph detail), with `regions`' rects on the lines they fall on
-    /// and `options` as each line's renderer options.
-    init(layout: TextLayout, built: BuiltRequest, regions: [RetainedLayout.Region], options: JSONValue, arena: CArena) {
+    /// and `options` as each line's renderer options. Every coordinate is moved right and
+    /// down by `origin` (a picture's margin).
+    init(layout: TextLayout, built: BuiltRequest, regions: [RetainedLayout.Region], options: JSONValue, arena: CArena,
+         origin: Double = 0) {
         let text = PluginText(utf16: built.request.text)
         self.text = text
-        let textPointer = arena.bytes(text.bytes)
-        let optionsPointer = arena.value(options)
-        // Fonts, shared by every line.
+        var shared = Shared(textPointer: arena.bytes(text.bytes), textLength: text.bytes.count, options: arena.value(options),
+                            origin: origin)
         let fonts = layout.fonts.map { f -> layoutd_font in
             var font = layoutd_font()
             font.file = arena.string(f.identity.path)
@@ -83,94 +84,117 @@ struct PluginLines {
             font.variation_values = arena.array(f.variations.map(\.value))
             return font
         }
-        let fontsPointer = arena.array(fonts)
+        shared.fonts = arena.array(fonts)
+        shared.fontCount = UInt32(fonts.count)
+        let onLines = Self.regionsByLine(layout: layout, regions: regions, text: text, arena: arena, origin: origin)
         let styles = built.styles.map { Self.style($0) }
-        // Region rects by the line they fall on (the line whose box holds the rect's middle).
-        var regionRects = [[(region: Int, rect: Rect)]](repeating: [], count: layout.lines.count)
+        let lines = arena.allocate(layoutd_line.self, count: layout.lines.count)
+        for (l, line) in layout.lines.enumerated() {
+            var c = shared.line(line, index: l, text: text)
+            let runs = line.runs.map { Self.run($0, line: line, built: built, styles: styles, text: text, arena: arena, origin: origin) }
+            c.runs = arena.array(runs)
+            c.run_count = UInt32(runs.count)
+            c.regions = arena.array(onLines[l])
+            c.region_count = UInt32(onLines[l].count)
+            lines[l] = c
+        }
+        self.lines = lines
+        self.count = layout.lines.count
+    }
+
+    /// What every line of a layout shares: the text, the options, the fonts, the origin.
+    private struct Shared {
+        var textPointer: UnsafePointer<CChar>
+        var textLength: Int
+        var options: UnsafePointer<layoutd_value>
+        var origin: Double
+        var fonts: UnsafePointer<layoutd_font>?
+        var fontCount: UInt32 = 0
+
+        /// Line `index`'s fields but its runs and regions.
+        func line(_ line: LineBox, index: Int, text: PluginText) -> layoutd_line {
+            var c = layoutd_line()
+            c.struct_size = UInt32(MemoryLayout<layoutd_line>.size)
+            c.index = UInt32(index)
+            c.start = text.byte(line.start)
+            c.end = text.byte(line.end)
+            c.box = layoutd_rect(x: line.x + origin, y: line.y + origin, width: line.width, height: line.height)
+            c.baseline = line.baseline + origin
+            c.ascent = line.ascent
+            c.descent = line.descent
+            c.text = textPointer
+            c.text_length = textLength
+            c.rtl = line.isRTL ? 1 : 0
+            c.fonts = fonts
+            c.font_count = fontCount
+            c.options = options
+            return c
+        }
+    }
+
+    /// One run of `line` in the ABI's form, its glyphs placed absolutely.
+    private static func run(_ run: LineRun, line: LineBox, built: BuiltRequest, styles: [layoutd_style], text: PluginText,
+                            arena: CArena, origin: Double) -> layoutd_run {
+        var r = layoutd_run()
+        r.start = text.byte(run.start)
+        r.end = text.byte(run.end)
+        r.font = UInt32(max(0, run.font))
+        r.rtl = run.isRTL ? 1 : 0
+        r.x = run.x + origin
+        r.width = run.width
+        r.baseline = line.baseline - run.baselineOffset + origin
+        let attributes = run.style < built.styles.count ? built.styles[run.style] : SpanAttributes()
+        r.style = run.style < styles.count ? styles[run.style] : Self.style(SpanAttributes())
+        r.is_token = run.isToken ? 1 : 0
+        if let attachment = attributes.attachment, !run.isToken {
+            r.style.is_attachment = 1
+            switch attachment.value {
+            case .string(let s)?: r.attachment_value = arena.string(s)
+            case nil, .null?: break
+            case let other?: r.attachment_value = arena.string(JSONWriter.string(other))
+            }
+        }
+        var pen = r.x
+        let baseline = r.baseline
+        let glyphs = run.glyphs.map { g -> layoutd_glyph in
+            defer { pen += g.advance }
+            return layoutd_glyph(id: g.id, cluster: text.byte(g.cluster), x: pen + g.xOffset, y: baseline - g.yOffset, advance: g.advance)
+        }
+        r.glyph_count = UInt32(glyphs.count)
+        r.glyphs = arena.array(glyphs)
+        return r
+    }
+
+    /// For each line, the regions with a rect on it (the line whose box holds the rect's
+    /// middle), each with only its rects there, moved by `origin`.
+    private static func regionsByLine(layout: TextLayout, regions: [RetainedLayout.Region], text: PluginText, arena: CArena,
+                                      origin: Double) -> [[layoutd_region]] {
+        var byLine = [[(region: Int, rects: [layoutd_rect])]](repeating: [], count: layout.lines.count)
         for (r, region) in regions.enumerated() {
             for rect in region.rects {
                 let mid = rect.y + rect.height / 2
-                var l = layout.lines.partitionPoint { $0.y + $0.height <= mid }
-                if l >= layout.lines.count { l = layout.lines.count - 1 }
-                if l >= 0 { regionRects[l].append((r, rect)) }
+                let l = min(layout.lines.partitionPoint { $0.y + $0.height <= mid }, layout.lines.count - 1)
+                guard l >= 0 else { continue }
+                let moved = layoutd_rect(x: rect.x + origin, y: rect.y + origin, width: rect.width, height: rect.height)
+                if byLine[l].last?.region == r { byLine[l][byLine[l].count - 1].rects.append(moved) } else { byLine[l].append((r, [moved])) }
             }
         }
-        let regionKinds = regions.map { arena.string($0.kind) }
-        let regionValues: [UnsafePointer<CChar>?] = regions.map { region in
+        let kinds = regions.map { arena.string($0.kind) }
+        let values: [UnsafePointer<CChar>?] = regions.map { region in
             switch region.value {
             case .string(let s)?: arena.string(s)
             case nil, .null?: nil
             case let other?: arena.string(JSONWriter.string(other))
             }
         }
-        let lines = arena.allocate(layoutd_line.self, count: layout.lines.count)
-        for (l, line) in layout.lines.enumerated() {
-            var c = layoutd_line()
-            c.struct_size = UInt32(MemoryLayout<layoutd_line>.size)
-            c.index = UInt32(l)
-            c.start = text.byte(line.start)
-            c.end = text.byte(line.end)
-            c.box = layoutd_rect(x: line.x, y: line.y, width: line.width, height: line.height)
-            c.baseline = line.baseline
-            c.ascent = line.ascent
-            c.descent = line.descent
-            c.text = textPointer
-            c.text_length = text.bytes.count
-            c.rtl = line.isRTL ? 1 : 0
-            c.fonts = fontsPointer
-            c.font_count = UInt32(fonts.count)
-            c.options = optionsPointer
-            let runs = line.runs.map { run -> layoutd_run in
-                var r = layoutd_run()
-                r.start = text.byte(run.start)
-                r.end = text.byte(run.end)
-                r.font = UInt32(max(0, run.font))
-                r.rtl = run.isRTL ? 1 : 0
-                r.x = run.x
-                r.width = run.width
-                r.baseline = line.baseline - run.baselineOffset
-                let attributes = run.style < built.styles.count ? built.styles[run.style] : SpanAttributes()
-                r.style = run.style < styles.count ? styles[run.style] : Self.style(SpanAttributes())
-                r.is_token = run.isToken ? 1 : 0
-                if let attachment = attributes.attachment, !run.isToken {
-                    r.style.is_attachment = 1
-                    switch attachment.value {
-                    case .string(let s)?: r.attachment_value = arena.string(s)
-                    case nil, .null?: break
-                    case let other?: r.attachment_value = arena.string(JSONWriter.string(other))
-                    }
-                }
-                var pen = run.x
-                let glyphs = run.glyphs.map { g -> layoutd_glyph in
-                    defer { pen += g.advance }
-                    return layoutd_glyph(id: g.id, cluster: text.byte(g.cluster), x: pen + g.xOffset,
-                                         y: r.baseline - g.yOffset, advance: g.advance)
-                }
-                r.glyph_count = UInt32(glyphs.count)
-                r.glyphs = arena.array(glyphs)
-                return r
+        return byLine.map { entries in
+            entries.map { entry in
+                let region = regions[entry.region]
+                return layoutd_region(start: text.byte(region.start), end: text.byte(region.end), kind: kinds[entry.region],
+                                      value: values[entry.region], rect_count: UInt32(entry.rects.count),
+                                      flags: region.enabled ? 0 : LAYOUTD_REGION_DISABLED, rects: arena.array(entry.rects))
             }
-            c.runs = arena.array(runs)
-            c.run_count = UInt32(runs.count)
-            // Regions with a rect on this line, each with its rects here.
-            var byRegion: [Int: [layoutd_rect]] = [:]
-            var order: [Int] = []
-            for (r, rect) in regionRects[l] {
-                if byRegion[r] == nil { order.append(r) }
-                byRegion[r, default: []].append(layoutd_rect(x: rect.x, y: rect.y, width: rect.width, height: rect.height))
-            }
-            let cRegions = order.map { r -> layoutd_region in
-                let rects = byRegion[r]!
-                return layoutd_region(start: text.byte(regions[r].start), end: text.byte(regions[r].end), kind: regionKinds[r],
-                                      value: regionValues[r], rect_count: UInt32(rects.count), reserved: 0,
-                                      rects: arena.array(rects))
-            }
-            c.regions = arena.array(cRegions)
-            c.region_count = UInt32(cRegions.count)
-            lines[l] = c
         }
-        self.lines = lines
-        self.count = layout.lines.count
     }
 
     /// An OpenType tag ("wght") as its 32-bit value.
@@ -219,7 +243,7 @@ struct PluginLines {
         line.run_count = 1
         let rect = layoutd_rect(x: 10, y: 0, width: 40, height: 20)
         line.regions = arena.array([layoutd_region(start: 7, end: 32, kind: arena.string("url"), value: arena.string("https://example.com/a?b=1"),
-                                                   rect_count: 1, reserved: 0, rects: arena.array([rect]))])
+                                                   rect_count: 1, flags: 0, rects: arena.array([rect]))])
         line.region_count = 1
         return withUnsafePointer(to: &line) { linePointer -> String? in
             if plugin.table.pointee.decorate != nil, case .failure(let f) = plugin.decorate(line: linePointer, textBytes: text) {

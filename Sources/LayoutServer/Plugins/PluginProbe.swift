@@ -100,7 +100,9 @@ public enum PluginProbe {
         do { options = try JSONParser.parse(Array(optionsJSON.utf8)) } catch { return refuse("bad probe options: \(error)") }
         let rasterizer = try? GlyphRasterizer()
         let plugin: LoadedPlugin
-        switch LoadedPlugin.open(path: path, options: options, rasterizer: rasterizer) {
+        // Images it registers are taken without opening them: the daemon reads them itself.
+        switch LoadedPlugin.open(path: path, options: options, rasterizer: rasterizer,
+                                 images: AttachmentImages(base: ".", opensFiles: false)) {
         case .success(let p): plugin = p
         case .failure(let f): return refuse(f.reason)
         }

@@ -23,6 +23,9 @@ public struct PluginSettings: Sendable {
     /// Longest one call into a plugin may run; past it the call is stopped and the plugin
     /// disabled until the next reload (as when it crashes in a call).
     public var callSeconds = 5.0
+    /// The configuration file's folder: image files plugins register from their options
+    /// (`register_image`) are relative to it.
+    public var configFolder = "."
 
     public init() {}
 }
@@ -32,14 +35,17 @@ public struct PluginSettings: Sendable {
 public final class PluginSet: Sendable {
     public let plugins: [LoadedPlugin]
     public let failures: [PluginFailure]
+    /// The images the plugins registered at `init`, for renderers.
+    let images: AttachmentImages
 
-    init(plugins: [LoadedPlugin], failures: [PluginFailure]) {
+    init(plugins: [LoadedPlugin], failures: [PluginFailure], images: AttachmentImages) {
         self.plugins = plugins
         self.failures = failures
+        self.images = images
     }
 
     /// No plugins.
-    public static let empty = PluginSet(plugins: [], failures: [])
+    public static let empty = PluginSet(plugins: [], failures: [], images: AttachmentImages(base: "."))
 
     /// The link detector for `kind`: the first loaded that lists it.
     func detector(for kind: String) -> LoadedPlugin? {
@@ -104,6 +110,7 @@ public final class PluginSet: Sendable {
         }
         var loaded: [LoadedPlugin] = []
         var seenPaths: Set<String> = []
+        let images = AttachmentImages(base: settings.configFolder)
         for path in candidates where seenPaths.insert(path).inserted {
             if let reason = Self.unsafeOwnership(path) {
                 failures.append(PluginFailure(path: path, reason: reason))
@@ -121,7 +128,7 @@ public final class PluginSet: Sendable {
                     continue
                 }
             }
-            switch LoadedPlugin.open(path: path, options: options, rasterizer: rasterizer, taken: Set(loaded.map(\.name)),
+            switch LoadedPlugin.open(path: path, options: options, rasterizer: rasterizer, images: images, taken: Set(loaded.map(\.name)),
                                      callSeconds: settings.callSeconds) {
             case .success(let plugin):
                 if settings.disabled.contains(plugin.name) { continue }
@@ -134,7 +141,7 @@ public final class PluginSet: Sendable {
         for plugin in loaded {
             Log.info("plugin loaded: \(plugin.name) \(plugin.version) (\(plugin.kind.rawValue): \(plugin.kinds.joined(separator: ", "))) from \(plugin.path)")
         }
-        return PluginSet(plugins: loaded, failures: failures)
+        return PluginSet(plugins: loaded, failures: failures, images: images)
     }
 
     /// `liblayoutd-plugin-links.so` → "links"; `foo.so` → "foo"; `libfoo.so` → "foo".
