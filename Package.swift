@@ -97,7 +97,7 @@ let package = Package(
             name: "RenderPlugin", dependencies: ["CLayoutPlugin", "PluginSupport"], path: "Plugins/render", publicHeadersPath: ".",
             cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
 
-        // The example of docs/plugins.md (a ticket-key link detector).
+        // The ticket-key link detector (Plugins/example).
         .target(
             name: "TicketPlugin", dependencies: ["CLayoutPlugin"], path: "Plugins/example", publicHeadersPath: ".",
             cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),

@@ -12,19 +12,26 @@ let usage = """
     usage: layoutd [--socket PATH] [--config FILE] [--plugin-dir DIR]... [--no-builtin-plugins]
                    [--log-level debug|info|warning|error]
            layoutd --check-config FILE
+           layoutd --help | --version
 
       --socket PATH   listen here (default $XDG_RUNTIME_DIR/layoutd/layoutd.sock,
-                      or /tmp/layoutd-$UID/layoutd.sock)
+                      or /tmp/layoutd-$UID/layoutd.sock); under socket activation systemd
+                      hands layoutd its socket instead
       --config FILE   configuration (default $LAYOUTD_CONFIG, /etc/layoutd/layoutd.json,
                       or config/layoutd.json of the source tree layoutd was built in)
       --plugin-dir DIR
                       also load the plugins (*.so) in DIR, after the configured folders;
                       repeatable
       --no-builtin-plugins
-                      do not load the plugins installed beside layoutd
+                      do not load the built-in plugins (PREFIX/lib/layoutd/plugins when
+                      installed, else those beside layoutd)
+      --log-level LEVEL
+                      log LEVEL and above: debug, info (the default), warning or error
       --check-config FILE
                       validate FILE (every key known, every value in range, the fonts it
                       names load), print the settings, exit 0 when good, 1 when not
+      -h, --help      this help
+      --version       the version
     """
 
 func fail(_ message: String, status: Int32 = 1) -> Never {

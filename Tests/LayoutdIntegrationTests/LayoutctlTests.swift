@@ -4,10 +4,11 @@ import Testing
 
 /// layoutctl, run as a person would, against a real layoutd.
 @Suite(.serialized) struct LayoutctlTests {
-    func layoutctl(_ arguments: [String], input: String? = nil) throws -> (status: Int32, output: String, error: String) {
+    func layoutctl(_ arguments: [String], input: String? = nil, environment: [String: String]? = nil) throws -> (status: Int32, output: String, error: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try Daemon.binary()).deletingLastPathComponent().appendingPathComponent("layoutctl")
         process.arguments = arguments
+        if let environment { process.environment = environment }
         let out = Pipe(), err = Pipe(), inPipe = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -56,7 +57,67 @@ import Testing
         let bad = try layoutctl(["--socket", daemon.socketPath, "layout", "--width", "-3", "x"])
         #expect(bad.status != 0 && bad.error.contains("`width`"))
         let nowhere = try layoutctl(["--socket", "\(daemon.folder)/nothing.sock", "ping"])
-        #expect(nowhere.status != 0 && nowhere.error.contains("cannot connect"))
+        #expect(nowhere.status == 3 && nowhere.error.contains("\(daemon.folder)/nothing.sock: no such socket"), "\(nowhere.error)")
+    }
+
+    /// `--help`, `help COMMAND`, `--version` and the exit statuses the help lists.
+    @Test func helpVersionAndExitStatuses() throws {
+        let help = try layoutctl(["--help"])
+        #expect(help.status == 0 && help.output.hasPrefix("usage: layoutctl"))
+        for command in ["ping", "layout", "render", "stats", "fonts", "help", "version"] {
+            #expect(help.output.contains("\n  \(command)"), "--help lists \(command)")
+            let one = try layoutctl(["help", command])
+            #expect(one.status == 0 && one.output.hasPrefix("usage: layoutctl [--socket PATH] \(command)"), "help \(command)")
+        }
+        #expect(try layoutctl(["layout", "--help"]).output.hasPrefix("usage: layoutctl [--socket PATH] layout"))
+        #expect(try layoutctl(["frobnicate"]).status == 2)
+        #expect(try layoutctl(["layout", "--frobnicate", "x"]).status == 2)
+        #expect(try layoutctl(["help", "frobnicate"]).status == 2)
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let version = try layoutctl(["--socket", daemon.socketPath, "--version"])
+        #expect(version.output == "layoutctl \(LayoutdVersion.current)\nlayoutd \(LayoutdVersion.current) at \(daemon.socketPath) (protocol 1)\n")
+        let alone = try layoutctl(["--version"], environment: ["LAYOUTD_SOCKET": "\(daemon.folder)/none.sock"])
+        #expect(alone.status == 0 && alone.output == "layoutctl \(LayoutdVersion.current)\n", "no daemon: only layoutctl's own")
+        let failing = try layoutctl(["--socket", daemon.socketPath, "layout", "--width", "-1", "x"])
+        #expect(failing.status == 1, "a daemon error is status 1")
+        let fonts = try layoutctl(["--socket", daemon.socketPath, "fonts"])
+        #expect(fonts.status == 0 && fonts.output.split(separator: "\n").contains("Noto Sans"), "\(fonts.output.prefix(200))")
+    }
+
+    /// Without --socket: LAYOUTD_SOCKET alone when set; else $XDG_RUNTIME_DIR/layoutd, then
+    /// /run/layoutd, then /tmp/layoutd-$UID, each named when none answers.
+    @Test func findsTheDaemonInTheDocumentedOrder() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let explicit = try layoutctl(["ping"], environment: ["LAYOUTD_SOCKET": daemon.socketPath, "XDG_RUNTIME_DIR": "/nonexistent"])
+        #expect(explicit.status == 0 && explicit.output.contains(" at \(daemon.socketPath):"), "\(explicit.error)")
+        // A runtime folder holding the daemon's socket as layoutd/layoutd.sock.
+        let runtime = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        try FileManager.default.createDirectory(atPath: "\(runtime)/layoutd", withIntermediateDirectories: true)
+        #expect(symlink(daemon.socketPath, "\(runtime)/layoutd/layoutd.sock") == 0)
+        let found = try layoutctl(["ping"], environment: ["XDG_RUNTIME_DIR": runtime])
+        #expect(found.status == 0 && found.output.contains(" at \(runtime)/layoutd/layoutd.sock:"), "\(found.error)")
+        let none = try layoutctl(["ping"], environment: ["XDG_RUNTIME_DIR": "/nonexistent"])
+        let tried = none.error.split(separator: "\n").filter { $0.hasPrefix("  ") }.map { $0.split(separator: ":").first.map(String.init) ?? "" }
+        #expect(none.status == 3)
+        if !FileManager.default.fileExists(atPath: "/run/layoutd/layoutd.sock") {
+            #expect(tried == ["  /nonexistent/layoutd/layoutd.sock", "  /run/layoutd/layoutd.sock", "  /tmp/layoutd-\(getuid())/layoutd.sock"], "\(none.error)")
+        }
+    }
+
+    /// A peer the daemon does not admit gets the daemon's own line, which layoutctl prints.
+    @Test func aRefusedConnectionShowsTheDaemonsLine() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let config = "\(folder)/layoutd.json"
+        try #"{"fontConfig": "\#(repositoryRoot)/config/fonts.conf", "allowedUids": [12345]}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try Daemon(configPath: config)
+        defer { daemon.stop() }
+        let refused = try layoutctl(["--socket", daemon.socketPath, "ping"])
+        #expect(refused.status == 3, "\(refused.error)")
+        #expect(refused.error.contains("uid \(getuid()) (groups ") && refused.error.contains("may not use this layoutd (allowed: uids 12345)"), "\(refused.error)")
     }
 
     @Test func statsPrintsCountersReadably() throws {

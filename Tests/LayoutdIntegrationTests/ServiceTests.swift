@@ -317,23 +317,23 @@ import Testing
     @Test func systemdUnitsVerify() throws {
         // scripts/setup installs systemd (the package, not a running init) for this.
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze"), "systemd-analyze is installed")
-        let folder = NSTemporaryDirectory() + "layoutd-units-\(getpid())"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        // The units as shipped, with ExecStart pointing at the binary just built.
-        let service = try String(contentsOfFile: "\(repositoryRoot)/config/layoutd.service", encoding: .utf8)
-            .replacingOccurrences(of: "/usr/local/bin/layoutd", with: try Daemon.binary())
-        try service.write(toFile: "\(folder)/layoutd.service", atomically: true, encoding: .utf8)
-        try FileManager.default.copyItem(atPath: "\(repositoryRoot)/config/layoutd.socket", toPath: "\(folder)/layoutd.socket")
-        let verify = Process()
-        verify.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
-        verify.arguments = ["verify", "\(folder)/layoutd.socket", "\(folder)/layoutd.service"]
-        let out = Pipe()
-        verify.standardOutput = out
-        verify.standardError = out
-        try verify.run()
-        verify.waitUntilExit()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(verify.terminationStatus == 0 && text.isEmpty, "systemd-analyze verify: \(text)")
+        // The man page the units name as their documentation, where `man` finds it.
+        try FileManager.default.createDirectory(atPath: "\(folder)/man/man8", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "\(repositoryRoot)/docs/man/layoutd.8", toPath: "\(folder)/man/man8/layoutd.8")
+        try FileManager.default.createDirectory(atPath: "\(folder)/runtime", withIntermediateDirectories: true)
+        for (kind, source) in [("system", "config"), ("user", "config/user")] {
+            // The units as shipped, with ExecStart pointing at the binary just built.
+            try FileManager.default.createDirectory(atPath: "\(folder)/\(kind)", withIntermediateDirectories: true)
+            let service = try String(contentsOfFile: "\(repositoryRoot)/\(source)/layoutd.service", encoding: .utf8)
+                .replacingOccurrences(of: "/usr/bin/layoutd", with: try Daemon.binary())
+            try service.write(toFile: "\(folder)/\(kind)/layoutd.service", atomically: true, encoding: .utf8)
+            try FileManager.default.copyItem(atPath: "\(repositoryRoot)/\(source)/layoutd.socket", toPath: "\(folder)/\(kind)/layoutd.socket")
+            let environment = ProcessInfo.processInfo.environment + ["MANPATH": "\(folder)/man", "XDG_RUNTIME_DIR": "\(folder)/runtime"]
+            let (status, text) = try run("/usr/bin/systemd-analyze", (kind == "user" ? ["--user"] : []) + ["verify", "\(folder)/\(kind)/layoutd.socket", "\(folder)/\(kind)/layoutd.service"],
+                                         environment: environment)
+            #expect(status == 0 && text.isEmpty, "systemd-analyze verify (\(kind) units): \(text)")
+        }
     }
 }
