@@ -52,6 +52,20 @@ func version(socket: String?) {
     }
 }
 
+/// Reads one of the layout options `layout` and `render` share (`--width`, `--font`,
+/// `--language`) into `params`, taking its value with `value`; false for any other option.
+func readLayoutOption(_ option: String, into params: inout LayoutParams, command: String, value: (String) -> String) -> Bool {
+    switch option {
+    case "--width":
+        guard let v = Double(value(option)) else { usageError("--width needs a number", command: command) }
+        params.width = v
+    case "--font": params.font = FontSpec(parsing: value(option))
+    case "--language": params.language = value(option)
+    default: return false
+    }
+    return true
+}
+
 /// `layout`: the lines of TEXT (range, box, baseline, text), or the result as sent (--json).
 func layout(_ arguments: [String], socket: String?) {
     var arguments = arguments
@@ -64,12 +78,8 @@ func layout(_ arguments: [String], socket: String?) {
     }
     while !arguments.isEmpty {
         let a = arguments.removeFirst()
+        if readLayoutOption(a, into: &params, command: "layout", value: value) { continue }
         switch a {
-        case "--width":
-            guard let v = Double(value(a)) else { usageError("--width needs a number", command: "layout") }
-            params.width = v
-        case "--font": params.font = FontSpec(parsing: value(a))
-        case "--language": params.language = value(a)
         case "--json": json = true
         case "-": text = readStandardInput()
         default:

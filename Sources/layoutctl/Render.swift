@@ -21,12 +21,8 @@ func render(_ arguments: [String], socket: String?) {
     }
     while !arguments.isEmpty {
         let a = arguments.removeFirst()
+        if readLayoutOption(a, into: &layoutParams, command: "render", value: value) { continue }
         switch a {
-        case "--width":
-            guard let v = Double(value(a)) else { usageError("--width needs a number", command: "render") }
-            layoutParams.width = v
-        case "--font": layoutParams.font = FontSpec(parsing: value(a))
-        case "--language": layoutParams.language = value(a)
         case "--format": members.append(("format", .string(value(a))))
         case "--scale":
             guard let v = Double(value(a)) else { usageError("--scale needs a number", command: "render") }

@@ -79,6 +79,9 @@ final class Daemon {
 
     func connect() throws -> Client { try Client(path: socketPath) }
 
+    /// The daemon's resident memory now, in MiB (VmRSS).
+    var residentMiB: Double { Double(procStatus(process.processIdentifier, "VmRSS") ?? 0) / 1024 }
+
     /// What the daemon has logged so far.
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 

@@ -7,13 +7,6 @@ import Testing
 /// answers stay under `maxOutputBytes` (an error instead, the connection kept), long requests
 /// leave room for short ones, and ids come back exactly as sent.
 @Suite(.serialized) struct LimitTests {
-    /// The daemon's resident memory, in MiB.
-    func residentMiB(_ daemon: Daemon) -> Double {
-        let status = (try? String(contentsOfFile: "/proc/\(daemon.process.processIdentifier)/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-        return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
-    }
-
     @Test func tabStopsAreBoundedAndManyTabsLayOut() throws {
         let daemon = try Daemon(limits: #"{"requestSeconds": 10}"#)
         defer { daemon.stop() }
@@ -43,14 +36,14 @@ import Testing
             ["layouts": .array(Array(repeating: ["handle": handle], count: count)),
              "start": ["layout": 0, "index": 0], "end": ["layout": .number(Double(count - 1)), "index": 100_000]]
         }
-        let before = residentMiB(daemon)
+        let before = daemon.residentMiB
         for (method, count) in [("rects", 1000), ("selectedText", 300)] {
             let reply = try client.call(method, selection(count))
             #expect(reply["error"]?["code"] == -32000, "\(method): \(JSONWriter.string(reply).prefix(200))")
             #expect(reply["error"]?["message"]?.stringValue?.contains("over maxOutputBytes") == true)
             #expect(try client.result("ping")["pong"] == true, "the connection stays open after \(method)")
         }
-        #expect(residentMiB(daemon) < before + 64, "refused before it was built")
+        #expect(daemon.residentMiB < before + 64, "refused before it was built")
         let tooMany = try client.call("rects", selection(10_001))
         #expect(tooMany["error"]?["data"]?["field"] == "layouts")
         // Within the limits, a selection through several layouts is still answered.

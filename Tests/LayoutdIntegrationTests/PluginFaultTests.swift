@@ -33,6 +33,16 @@ func faultyPlugin(name: String, table: String = "", initBody: String = "return 0
     """
 }
 
+/// A configuration in `folder` that loads the plugins there and no built-in one, with one
+/// more `plugins` setting; its path.
+func pluginOnlyConfig(_ folder: String, _ setting: KeyValuePairs<String, Double>) throws -> String {
+    let extra = setting.map { #", "\#($0.key)": \#($0.value)"# }.joined()
+    let config = "\(folder)/layoutd.json"
+    try #"{"fontConfig": "\#(repositoryRoot)/config/fonts.conf", "plugins": {"folders": ["\#(folder)"], "builtin": false\#(extra)}}"#
+        .write(toFile: config, atomically: true, encoding: .utf8)
+    return config
+}
+
 @Suite("Plugin faults: refused at load, dropped at call, never a crash", .serialized)
 struct PluginFaultTests {
     @Test func badPluginsAreRefusedWithAReasonAndTheDaemonServes() throws {
@@ -49,10 +59,7 @@ struct PluginFaultTests {
         _ = try compilePlugin(faultyPlugin(name: "good", detectBody: #"layoutd_link l = {0, 1, "good", "v"}; emit(c, &l); return 0;"#),
                               name: "good", in: folder)
         try "not an ELF file".write(toFile: "\(folder)/garbage.so", atomically: true, encoding: .utf8)
-        let config = "\(folder)/layoutd.json"
-        try #"{"fontConfig": "\#(repositoryRoot)/config/fonts.conf", "plugins": {"folders": ["\#(folder)"], "builtin": false, "probeSeconds": 2}}"#
-            .write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try Daemon(configPath: config)
+        let daemon = try Daemon(configPath: try pluginOnlyConfig(folder, ["probeSeconds": 2]))
         defer { daemon.stop() }
         let client = try daemon.connect()
         let loaded = try client.result("initialize", [:])["capabilities"]?["plugins"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
@@ -133,10 +140,7 @@ struct PluginFaultTests {
                               name: "spin", in: folder)
         _ = try compilePlugin(faultyPlugin(name: "aborts", detectBody: #"if (memchr(r->text, '!', r->text_length)) abort(); return 0;"#).replacingOccurrences(of: "#include <unistd.h>", with: "#include <unistd.h>\n#include <stdlib.h>"),
                               name: "aborts", in: folder)
-        let config = "\(folder)/layoutd.json"
-        try #"{"fontConfig": "\#(repositoryRoot)/config/fonts.conf", "plugins": {"folders": ["\#(folder)"], "builtin": false, "callSeconds": 0.5}}"#
-            .write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try Daemon(configPath: config)
+        let daemon = try Daemon(configPath: try pluginOnlyConfig(folder, ["callSeconds": 0.5]))
         defer { daemon.stop() }
         let client = try daemon.connect()
         for kind in ["segv", "spin", "aborts"] {
@@ -165,23 +169,15 @@ struct PluginFaultTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let body = #"if (memchr(r->text, '!', r->text_length)) { layoutd_link l = {0, 1, "flood", "v"}; for (;;) emit(c, &l); } return 0;"#
         _ = try compilePlugin(faultyPlugin(name: "flood", detectBody: body), name: "flood", in: folder)
-        let config = "\(folder)/layoutd.json"
-        try #"{"fontConfig": "\#(repositoryRoot)/config/fonts.conf", "plugins": {"folders": ["\#(folder)"], "builtin": false, "callSeconds": 0.3}}"#
-            .write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try Daemon(configPath: config)
+        let daemon = try Daemon(configPath: try pluginOnlyConfig(folder, ["callSeconds": 0.3]))
         defer { daemon.stop() }
         let client = try daemon.connect()
-        func residentMiB() -> Double {
-            let status = (try? String(contentsOfFile: "/proc/\(daemon.process.processIdentifier)/status", encoding: .utf8)) ?? ""
-            let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-            return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
-        }
         var sizes: [Double] = []
         for _ in 0..<6 {
             let hit = try client.result("layout", ["text": "boom!", "detectors": ["flood"]])
             #expect(hit["warnings"]?.arrayValue?.first?.stringValue?.contains("ran past the 0.3 s limit") == true)
             _ = try client.result("reload")   // loads it again, enabled
-            sizes.append(residentMiB())
+            sizes.append(daemon.residentMiB)
         }
         // Each stopped call emitted well over 100 000 results: kept, they would be tens of MiB.
         #expect(sizes[5] - sizes[1] < 24, "resident memory after each stopped call: \(sizes) MiB")
