@@ -286,8 +286,9 @@ public final class LayoutService: Sendable {
         do {
             let result = try call(request, session: session)
             if let id = request.id {
-                response = bounded(RPCResponse.success(id: id, result: result), id: id, method: request.method, budget: &budget)
-                failed = response?["error"] != nil
+                let answer = bounded(RPCResponse.success(id: id, result: result), id: id, method: request.method, budget: &budget)
+                response = answer.response
+                failed = !answer.sent
             } else {
                 failed = false
             }

@@ -40,16 +40,17 @@ extension LayoutService {
 
     /// A request's response as it goes on the wire: written once, and when it is longer than
     /// `maxOutputBytes`, replaced by the error saying so (the connection stays open).
-    /// `budget`: what is left of the limit for a batch's responses so far.
-    func bounded(_ response: JSONValue, id: RPCId, method: String, budget: inout Int) -> JSONValue {
+    /// `budget`: what is left of the limit for a batch's responses so far. `sent`: whether
+    /// the response itself went out (not the error).
+    func bounded(_ response: JSONValue, id: RPCId, method: String, budget: inout Int) -> (response: JSONValue, sent: Bool) {
         let bytes = JSONWriter.serialize(response)
         guard bytes.count > budget else {
             budget -= bytes.count + 1
-            return .serialized(bytes)
+            return (.serialized(bytes), true)
         }
         Log.warning("a \(method) result of \(bytes.count) bytes was not sent: over maxOutputBytes (\(configuration.maxOutputBytes)); its client got an error")
-        let error = RPCResponse.failure(id: id, error: outputTooLarge(bytes.count))
-        budget -= 256
-        return error
+        let error = JSONWriter.serialize(RPCResponse.failure(id: id, error: outputTooLarge(bytes.count)))
+        budget -= error.count + 1
+        return (.serialized(error), false)
     }
 }
