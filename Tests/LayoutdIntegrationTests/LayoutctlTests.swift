@@ -107,6 +107,32 @@ import Testing
         }
     }
 
+    /// The bash completion (config/bash-completion/layoutctl, with Debian's bash-completion):
+    /// commands, options, and for --font the daemon's families through `layoutctl fonts`.
+    @Test func bashCompletesCommandsOptionsAndFamilies() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let bin = URL(fileURLWithPath: try Daemon.binary()).deletingLastPathComponent().path
+        let script = #"""
+            source /usr/share/bash-completion/bash_completion
+            source "$1/config/bash-completion/layoutctl"
+            complete_words() {
+                COMP_WORDS=("$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+                COMPREPLY=(); _layoutctl; echo "$*: ${COMPREPLY[*]}"
+            }
+            complete_words layoutctl ren
+            complete_words layoutctl render --ov
+            complete_words layoutctl --socket "$2" layout --font "Noto Sans Ar"
+            """#
+        let (status, output) = try run("/bin/bash", ["-c", script, "bash", repositoryRoot, daemon.socketPath],
+                                       environment: ["PATH": "\(bin):/usr/bin:/bin"])
+        #expect(status == 0, "\(output)")
+        let lines = output.split(separator: "\n").map(String.init)
+        #expect(lines.contains("layoutctl ren: render"), "\(output)")
+        #expect(lines.contains("layoutctl render --ov: --overlay"), "\(output)")
+        #expect(lines.contains { $0.hasSuffix("--font Noto Sans Ar: Noto Sans Arabic Noto Sans Armenian") }, "\(output)")
+    }
+
     /// A peer the daemon does not admit gets the daemon's own line, which layoutctl prints.
     @Test func aRefusedConnectionShowsTheDaemonsLine() throws {
         let folder = try temporaryFolder()
