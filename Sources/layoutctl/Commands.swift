@@ -41,15 +41,12 @@ func ping(_ arguments: [String], socket: String?) {
 /// left out when none does).
 func version(socket: String?) {
     print(Help.version)
-    let candidates = socket.map { [$0] } ?? UnixSocket.clientSearchPaths()
-    for path in candidates {
-        guard let connection = try? LineConnection(path: path) else { continue }
-        defer { connection.close() }
-        guard (try? connection.send(RPCRequest(id: .number(1), method: "initialize", params: ["client": ["name": "layoutctl"]]).json)) != nil,
-              let reply = try? connection.receive(), let server = reply["result"]?["server"] else { continue }
-        print("\(server["name"]?.stringValue ?? "layoutd") \(server["version"]?.stringValue ?? "?") at \(path) (protocol \(reply["result"]?["protocolVersion"].map(JSONWriter.string) ?? "?"))")
-        return
-    }
+    var tried: [String] = []
+    guard let (connection, path) = Client.firstReachable(socket, tried: &tried) else { return }
+    defer { connection.close() }
+    guard (try? connection.send(RPCRequest(id: .number(1), method: "initialize", params: ["client": ["name": "layoutctl"]]).json)) != nil,
+          let reply = try? connection.receive(), let server = reply["result"]?["server"] else { return }
+    print("\(server["name"]?.stringValue ?? "layoutd") \(server["version"]?.stringValue ?? "?") at \(path) (protocol \(reply["result"]?["protocolVersion"].map(JSONWriter.string) ?? "?"))")
 }
 
 /// Reads one of the layout options `layout` and `render` share (`--width`, `--font`,

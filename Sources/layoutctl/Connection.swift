@@ -28,16 +28,22 @@ final class Client {
 
     /// Connects, or exits (status 3) naming every path tried and why it failed.
     static func connect(_ explicit: String?) -> (LineConnection, String) {
-        let candidates = explicit.map { [$0] } ?? UnixSocket.clientSearchPaths()
         var tried: [String] = []
-        for path in candidates {
+        if let found = firstReachable(explicit, tried: &tried) { return found }
+        let how = explicit == nil ? "(set LAYOUTD_SOCKET or pass --socket; start one with `systemctl --user start layoutd.socket` or scripts/run)"
+            : "(is layoutd running there?)"
+        fail("no layoutd reachable; tried:\n\(tried.joined(separator: "\n"))\n\(how)", status: ExitStatus.unreachable)
+    }
+
+    /// The first of `--socket` (alone) or the clients' search paths that accepts a
+    /// connection, and that path; each one that did not, with why, in `tried`.
+    static func firstReachable(_ explicit: String?, tried: inout [String]) -> (LineConnection, String)? {
+        for path in explicit.map({ [$0] }) ?? UnixSocket.clientSearchPaths() {
             do { return (try LineConnection(path: path), path) } catch {
                 tried.append("  \(path): \(Self.reason(error))")
             }
         }
-        let how = explicit == nil ? "(set LAYOUTD_SOCKET or pass --socket; start one with `systemctl --user start layoutd.socket` or scripts/run)"
-            : "(is layoutd running there?)"
-        fail("no layoutd reachable; tried:\n\(tried.joined(separator: "\n"))\n\(how)", status: ExitStatus.unreachable)
+        return nil
     }
 
     private static func reason(_ error: any Error) -> String {
