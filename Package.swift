@@ -109,6 +109,10 @@ let package = Package(
         .testTarget(
             name: "LayoutProtocolTests", dependencies: ["LayoutProtocol", "LayoutTransport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
+        // The server in process: dispatch, methods, scheduling (no daemon started).
+        .testTarget(
+            name: "LayoutServerTests", dependencies: ["LayoutServer", "LayoutEngine", "LayoutProtocol"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "LayoutdIntegrationTests",
             dependencies: ["LayoutProtocol", "LayoutTransport", "CZlib", "layoutd", "layoutctl"],

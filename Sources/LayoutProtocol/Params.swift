@@ -288,6 +288,8 @@ public struct LayoutParams: Sendable {
     public var attachments: AttachmentProvidersRequest?
     /// A line renderer asked for per-line `decorations`; nil: none.
     public var decorations: DecorationsRequest?
+    /// `layout` only: keep the layout for follow-up queries and answer its handle.
+    public var retain = false
 
     public static let directions = ["auto", "ltr", "rtl"]
     public static let details = ["lines", "runs", "glyphs"]
@@ -349,6 +351,7 @@ public struct LayoutParams: Sendable {
         if let v = reader.member("detectors") { detectors = try DetectorRequest.list(v) }
         if let v = reader.member("attachments") { attachments = try AttachmentProvidersRequest.read(v) }
         if let v = reader.member("decorations") { decorations = try DecorationsRequest.read(v) }
+        retain = try reader.bool("retain") ?? false
     }
 
     /// A BCP 47 tag: ASCII letters, digits, `-` and `_`.

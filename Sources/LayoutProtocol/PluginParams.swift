@@ -134,6 +134,9 @@ public struct RenderParams: Sendable {
     public var options: JSONValue
     /// Room around the text on every side, in points (the picture grows by twice it).
     public var margin: Double
+    /// Without `handle`: the layout params beside the picture's (laid out at scale 1: `scale`
+    /// is the picture's).
+    public var layout: LayoutParams?
 
     public static let formats = ["png", "svg"]
     public static let margins = 0.0...1000
@@ -188,6 +191,12 @@ public struct RenderParams: Sendable {
             options = v
         } else {
             options = [:]
+        }
+        if handle == nil {
+            guard case .object(let members) = reader.value, reader.value["text"] != nil else {
+                throw .invalidParams(field: "handle", "is required (or the layout params, with `text`)")
+            }
+            layout = try LayoutParams(json: .object(members.filter { $0.0 != "scale" }))
         }
     }
 }

@@ -9,10 +9,9 @@ extension LayoutService {
     /// (`data`: PNG as base64, or the SVG document). The picture covers the layout's size,
     /// widened to its rightmost line, with `margin` points of room on every side. Fails with
     /// -32602 for an unknown renderer or a picture over 16384 pixels a side or 16 Mpixels,
-    /// -32000 when the renderer fails.
-    func render(_ params: JSONValue?, session: Session) throws(RPCError) -> JSONValue {
-        let r = try RenderParams(json: params)
-        let retained = try renderTarget(r, params: params, session: session)
+    /// -32000 when the renderer fails. `retained`: the layout drawn (`handle`'s, or the layout
+    /// params' laid out at scale 1: `scale` is the picture's).
+    func render(_ r: RenderParams, _ retained: RetainedLayout, session: Session) throws(RPCError) -> RenderResult {
         let renderer = try drawingRenderer(r.renderer)
         let layout = try glyphLayout(retained, session: session)
         let picture = try Picture(layout: layout, params: r)
@@ -23,25 +22,10 @@ extension LayoutService {
         let painter = LinePainter(renderer: renderer, layout: layout, lines: lines, arena: arena, marks: marks, overlay: r.overlay)
         let data = r.format == "png" ? try painter.png(picture, background: r.background)
                                      : try painter.svg(picture, background: r.background)
-        return ["format": .string(r.format),
-                "width": .number(r.format == "png" ? Double(picture.pixelWidth) : wire(picture.width * r.scale)),
-                "height": .number(r.format == "png" ? Double(picture.pixelHeight) : wire(picture.height * r.scale)),
-                "scale": .number(r.scale), "data": .string(data),
-                "fontFingerprint": .string(retained.fontFingerprint)]
-    }
-
-    /// The layout `render` draws: `handle`'s, or the layout params' (laid out at scale 1:
-    /// `scale` here is the picture's).
-    private func renderTarget(_ r: RenderParams, params: JSONValue?, session: Session) throws(RPCError) -> RetainedLayout {
-        if let handle = r.handle {
-            guard let found = store.get(handle) else { throw unknownHandle(handle) }
-            return found
-        }
-        guard case .object(let members) = params ?? .null, params?["text"] != nil else {
-            throw .invalidParams(field: "handle", "is required (or the layout params, with `text`)")
-        }
-        let layoutParams = try LayoutParams(json: .object(members.filter { $0.0 != "scale" }))
-        return try perform(layoutParams, session: session, geometry: true)
+        return RenderResult(format: r.format,
+                            width: r.format == "png" ? Double(picture.pixelWidth) : wire(picture.width * r.scale),
+                            height: r.format == "png" ? Double(picture.pixelHeight) : wire(picture.height * r.scale),
+                            scale: r.scale, data: data, fontFingerprint: retained.fontFingerprint)
     }
 
     /// The loaded renderer named `name` that draws; -32602 listing those that do otherwise.

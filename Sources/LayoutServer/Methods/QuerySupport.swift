@@ -1,0 +1,53 @@
+import LayoutEngine
+import LayoutProtocol
+
+/// What the queries share: finding the layout a query is about, and checking offsets
+/// against its text.
+extension MethodContext {
+    /// The layout `target` names: the retained one, or its params laid out for this query.
+    func layout(_ target: LayoutTarget) throws(RPCError) -> RetainedLayout {
+        switch target {
+        case .handle(let handle): return try retained(handle)
+        case .text(let params): return try service.perform(params, session: session, geometry: true)
+        }
+    }
+
+    /// The retained layout `handle` names; -32001 when there is none.
+    func retained(_ handle: String) throws(RPCError) -> RetainedLayout {
+        guard let retained = service.store.get(handle) else { throw LayoutService.unknownHandle(handle) }
+        return retained
+    }
+
+    /// An offset param in the session's encoding → UTF-16. Fails naming the field when it is
+    /// past the end, or inside a character.
+    func utf16Offset(_ offset: OffsetParam, in retained: RetainedLayout) throws(RPCError) -> Int {
+        try Self.utf16Offset(offset, text: retained.text, mapping: retained.mapping(session.offsetEncoding),
+                             encoding: session.offsetEncoding)
+    }
+
+    /// `offset` in `text` (whose offsets `mapping` converts) → UTF-16.
+    static func utf16Offset(_ offset: OffsetParam, text: [UInt16], mapping: OffsetMapping,
+                            encoding: OffsetEncoding) throws(RPCError) -> Int {
+        guard offset.value <= mapping.length else {
+            throw .invalidParams(field: offset.field, "is past the end of the text (\(mapping.length) \(encoding.unitName))")
+        }
+        let utf16 = mapping.utf16Offset(offset.value)
+        let splitsPair = utf16 > 0 && utf16 < text.count && text[utf16] & 0xFC00 == 0xDC00 && text[utf16 - 1] & 0xFC00 == 0xD800
+        guard mapping.convert(utf16) == offset.value, !splitsPair else {
+            throw .invalidParams(field: offset.field, "is inside a character (a surrogate pair or a UTF-8 sequence)")
+        }
+        return utf16
+    }
+
+    /// The caret affinity asked for (downstream when none was).
+    static func affinity(_ name: String?) -> CaretAffinity {
+        name.flatMap(CaretAffinity.init(rawValue:)) ?? .downstream
+    }
+}
+
+extension LayoutService {
+    static func unknownHandle(_ handle: String) -> RPCError {
+        RPCError(.unknownHandle, "unknown handle \"\(handle)\": it was released or evicted (or never given); lay the text out again with retain: true",
+                 data: ["field": "handle"])
+    }
+}

@@ -1,0 +1,57 @@
+import LayoutEngine
+import LayoutProtocol
+
+/// `update`: edits applied to a retained layout's text, the layout redone (its unchanged
+/// paragraphs taken over), and what changed. Ordered: a connection's edits apply in the order
+/// sent; the handle's lock keeps other connections' updates of it apart.
+enum UpdateMethod: Method {
+    static let name = "update"
+    static let order = MethodOrder.ordered
+
+    static func decode(_ params: JSONValue?) throws(RPCError) -> UpdateParams { try UpdateParams(json: params) }
+
+    static func run(_ p: UpdateParams, in context: MethodContext) throws(RPCError) -> UpdateResult {
+        let store = context.service.store
+        guard let result = try store.whileUpdating(p.handle, { () throws(RPCError) -> UpdateResult in
+            try update(p, in: context)
+        }) else { throw LayoutService.unknownHandle(p.handle) }
+        return result
+    }
+
+    private static func update(_ p: UpdateParams, in context: MethodContext) throws(RPCError) -> UpdateResult {
+        let service = context.service, session = context.session
+        let old = try context.retained(p.handle)
+        var edits = TextEdits(text: old.text, spans: old.built.spans)
+        try edits.apply(p.edits, encoding: session.offsetEncoding, maxTextLength: service.configuration.maxTextLength,
+                        stop: service.stopCheck(session))
+        // The text and spans go on in UTF-16; the params keep everything else.
+        var params = old.params
+        params.text = ""
+        params.spans = []
+        let new = try service.perform(params, session: session, geometry: true, utf16Spans: edits.spans,
+                                      utf16Text: edits.text, previous: old)
+        guard service.store.replace(p.handle, with: new) else { throw LayoutService.unknownHandle(p.handle) }
+        let inserted = insertedRanges(edits.inserted, in: new, encoding: session.offsetEncoding)
+        let diff = LineDiff(old.layout.lines, new.layout.lines, textDelta: edits.text.count - old.text.count,
+                            knownSame: new.layout.unchangedLeadingLines)
+        LayoutStore.releaseLater(consume old)
+        let chosen = p.changedOnly ? diff.first..<(diff.first + diff.added) : nil
+        try service.checkResultEstimate(new.layout, detail: new.detail, lines: chosen)
+        return UpdateResult(layout: service.result(new, session: session, handle: p.handle, lines: chosen),
+                            diff: UpdateResult.Diff(firstLine: diff.first, removed: diff.removed, added: diff.added,
+                                                    inserted: inserted, reusedParagraphs: new.layout.reusedParagraphs))
+    }
+
+    /// The inserted ranges widened to whole grapheme clusters (UAX #29), in `encoding`.
+    private static func insertedRanges(_ ranges: [Range<Int>], in layout: RetainedLayout,
+                                       encoding: OffsetEncoding) -> [RangeResult] {
+        let mapping = layout.mapping(encoding)
+        let length = layout.text.count
+        return ranges.map { range in
+            var a = range.lowerBound, b = range.upperBound
+            while a > 0, !layout.layout.isGraphemeBoundary(a) { a -= 1 }
+            while b < length, !layout.layout.isGraphemeBoundary(b) { b += 1 }
+            return RangeResult(start: mapping.convert(a), end: mapping.convert(b))
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import LayoutEngine
+import LayoutProtocol
+
+/// `stats`: what the daemon holds and has done, as counters a person can read.
+extension LayoutService {
+    /// `stats`: counters a person can read.
+    func stats() -> JSONValue {
+        let fontCaches = engine.fonts.cacheCounts
+        let lookups = engine.fonts.cacheLookups
+        let retained = store.counts
+        return [
+            "server": ["name": .string(Self.serverName), "version": .string(Self.serverVersion),
+                       "uptimeSeconds": .number((Statistics.now() - statistics.started).rounded())],
+            "connections": ["open": .number(Double(connections.load(ordering: .relaxed))),
+                            "limit": .number(Double(configuration.maxConnections)),
+                            "perLoop": .array((loopConnections.withLock { $0 }?() ?? []).map { .number(Double($0)) }),
+                            "moved": .number(Double(statistics.movedConnections.load(ordering: .relaxed)))],
+            "requests": statistics.json,
+            "caches": [
+                "fallbackLists": Self.cacheJSON(count: fontCaches.fallbackLists, lookups.fallbackLists),
+                "fontFaces": Self.cacheJSON(count: fontCaches.faces, lookups.faces),
+                "shapedWords": .object((Self.cacheJSON(count: engine.shapeCache.count, engine.shapeCache.lookupCounts).objectMembers ?? [])
+                                       + [("maxCount", .number(Double(engine.shapeCache.capacity))),
+                                          ("shapedTogether", .number(Double(engine.shapeCache.wordsShapedTogether))),
+                                          ("restored", .number(Double(engine.shapeCache.wordsRestored)))]),
+                "retainedLayouts": .object((Self.cacheJSON(count: retained.count, store.lookups.snapshot).objectMembers ?? []) + [
+                    ("bytes", .number(Double(retained.bytes))), ("evicted", .number(Double(retained.evicted))),
+                    ("maxCount", .number(Double(configuration.maxRetainedLayouts))),
+                    ("maxBytes", .number(Double(configuration.maxRetainedBytes)))]),
+            ],
+            "fonts": ["faces": .number(Double(engine.fonts.fontCount)),
+                      "configuration": engine.fonts.fontConfigPath.map { .string($0) } ?? .null,
+                      "skippedFiles": .array(engine.fonts.skippedFiles.prefix(100).map { .string($0) }),
+                      "families": .array(engine.fonts.families.map { .string($0) })],
+            "plugins": plugins.statsJSON,
+            "memory": ["residentBytes": Statistics.residentBytes().map { .number(Double($0)) } ?? .null],
+        ]
+    }
+
+    /// `{count, hits, misses, hitRate}` of a cache (`hitRate` null before the first lookup).
+    static func cacheJSON(count: Int, _ lookups: CacheLookups) -> JSONValue {
+        ["count": .number(Double(count)), "hits": .number(Double(lookups.hits)), "misses": .number(Double(lookups.misses)),
+         "hitRate": lookups.hitRate.map { .number(($0 * 1000).rounded() / 1000) } ?? .null]
+    }
+
+}
