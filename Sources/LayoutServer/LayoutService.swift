@@ -133,12 +133,9 @@ public final class LayoutService: Sendable {
     /// Retained layouts, shared by every connection.
     let store: LayoutStore
     let statistics = Statistics()
-    /// Connections open now (kept by the server).
-    let connections = Atomic<Int>(0)
-    /// The connections of each event loop, as the server reports them once it serves.
-    let loopConnections = Mutex<(@Sendable () -> [Int])?>(nil)
-    /// Requests being answered now (kept by the server), for draining on SIGTERM.
-    public let inFlight = Atomic<Int>(0)
+    /// What the server serving this service reports of its connections, for `stats` (set
+    /// by `Server`).
+    let connectionsReport = Mutex<(@Sendable () -> ConnectionsReport)?>(nil)
 
     /// `reloader` re-reads the configuration and rescans fonts for `reload` and SIGHUP.
     /// `plugins` are those loaded at start; `pluginLoader` loads them again on reload.
@@ -507,13 +504,14 @@ public final class LayoutService: Sendable {
         let fontCaches = engine.fonts.cacheCounts
         let lookups = engine.fonts.cacheLookups
         let retained = store.counts
+        let served = connectionsReport.withLock { $0 }?() ?? ConnectionsReport()
         return [
             "server": ["name": .string(Self.serverName), "version": .string(Self.serverVersion),
                        "uptimeSeconds": .number((Statistics.now() - statistics.started).rounded())],
-            "connections": ["open": .number(Double(connections.load(ordering: .relaxed))),
+            "connections": ["open": .number(Double(served.open)),
                             "limit": .number(Double(configuration.maxConnections)),
-                            "perLoop": .array((loopConnections.withLock { $0 }?() ?? []).map { .number(Double($0)) }),
-                            "moved": .number(Double(statistics.movedConnections.load(ordering: .relaxed)))],
+                            "perLoop": .array(served.perLoop.map { .number(Double($0)) }),
+                            "moved": .number(Double(served.moved))],
             "requests": statistics.json,
             "caches": [
                 "fallbackLists": Self.cacheJSON(count: fontCaches.fallbackLists, lookups.fallbackLists),

@@ -19,11 +19,9 @@ final class Statistics: Sendable {
 
     static let window = 1024
     private let state = Mutex(State())
-    /// Requests an event loop answered itself (short ones while one client asks alone on it; see
-    /// `EventLoop.processFrames`), of `total`.
+    /// Requests an event loop answered itself (see `RequestScheduler.answersOnLoop`), of
+    /// `total`.
     let onLoop = Atomic<Int>(0)
-    /// Connections an event loop moved to a less busy one (see `EventLoop.moveIfCrowded`).
-    let movedConnections = Atomic<Int>(0)
     let started = Statistics.now()
 
     static func now() -> Double {
