@@ -110,6 +110,12 @@ let package = Package(
             name: "LayoutProtocolTests", dependencies: ["LayoutProtocol", "LayoutTransport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
+            name: "LayoutTransportTests", dependencies: ["LayoutTransport", "LayoutProtocol"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        .testTarget(
+            name: "LayoutServerTests", dependencies: ["LayoutServer", "LayoutProtocol", "LayoutTransport"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        .testTarget(
             name: "LayoutdIntegrationTests",
             dependencies: ["LayoutProtocol", "LayoutTransport", "CZlib", "layoutd", "layoutctl"],
             swiftSettings: [.swiftLanguageMode(.v6)]),

@@ -56,6 +56,14 @@ public struct FrameContext: Sendable {
     /// Requests of the connection handed to other threads and not finished.
     public var pending: Int
     public var limits: ConnectionLimits
+
+    public init(loop: Int, now: Double, batchStart: Double, pending: Int, limits: ConnectionLimits) {
+        self.loop = loop
+        self.now = now
+        self.batchStart = batchStart
+        self.pending = pending
+        self.limits = limits
+    }
 }
 
 /// The limits of one connection.
