@@ -1,4 +1,3 @@
-import Dispatch
 import LayoutProtocol
 import LayoutTransport
 import Synchronization
@@ -31,9 +30,6 @@ public final class Server: Sendable {
         handler = ServiceConnectionHandler(service: service, scheduler: scheduler, admission: admission)
         service.connectionsReport.withLock { $0 = { [weak self] in self?.connectionsReport ?? ConnectionsReport() } }
     }
-
-    /// The worker pool requests run on.
-    public static var workers: DispatchQueue { RequestScheduler.workers }
 
     /// Connections open now.
     public var activeConnections: Int { admission.openConnections }

@@ -1,4 +1,5 @@
 import LayoutProtocol
+import LayoutTransport
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -24,11 +25,7 @@ final class Statistics: Sendable {
     let onLoop = Atomic<Int>(0)
     let started = Statistics.now()
 
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    static func now() -> Double { MonotonicClock.now() }
 
     /// CPU time the calling thread has used, in seconds.
     static func threadCPUSeconds() -> Double {

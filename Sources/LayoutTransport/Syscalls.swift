@@ -27,7 +27,8 @@ public struct Errno: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// Runs a system call that returns -1 and sets errno on failure: retries it when a signal
 /// interrupted it (EINTR), returns nil when it would block (EAGAIN / EWOULDBLOCK), and throws
-/// any other errno, read at once, as `Errno`. The one place layoutd handles EINTR and EAGAIN.
+/// any other errno, read at once, as `Errno`. Every call of the transport goes through it
+/// (directly or through `syscall`), so EINTR and EAGAIN are handled in this one loop.
 @inline(__always)
 public func nonBlockingSyscall<T: FixedWidthInteger>(_ operation: @autoclosure () -> String, _ call: () -> T) throws(Errno) -> T? {
     while true {
