@@ -111,7 +111,11 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // The server in process: dispatch, methods, scheduling (no daemon started).
         .testTarget(
-            name: "LayoutServerTests", dependencies: ["LayoutServer", "LayoutEngine", "LayoutProtocol"],
+            name: "LayoutServerTests", dependencies: ["LayoutServer", "LayoutEngine", "LayoutProtocol", "LayoutTransport"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        // The transport in process: framing, the loop over a socketpair, deadlines.
+        .testTarget(
+            name: "LayoutTransportTests", dependencies: ["LayoutTransport", "LayoutProtocol"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "LayoutdIntegrationTests",

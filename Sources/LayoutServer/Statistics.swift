@@ -1,4 +1,5 @@
 import LayoutProtocol
+import LayoutTransport
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -19,18 +20,12 @@ final class Statistics: Sendable {
 
     static let window = 1024
     private let state = Mutex(State())
-    /// Requests an event loop answered itself (short ones while one client asks alone on it; see
-    /// `EventLoop.processFrames`), of `total`.
+    /// Requests an event loop answered itself (see `RequestScheduler.answersOnLoop`), of
+    /// `total`.
     let onLoop = Atomic<Int>(0)
-    /// Connections an event loop moved to a less busy one (see `EventLoop.moveIfCrowded`).
-    let movedConnections = Atomic<Int>(0)
     let started = Statistics.now()
 
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    static func now() -> Double { MonotonicClock.now() }
 
     /// CPU time the calling thread has used, in seconds.
     static func threadCPUSeconds() -> Double {

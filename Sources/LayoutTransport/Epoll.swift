@@ -4,8 +4,7 @@ import Glibc
 #endif
 
 /// An epoll instance: the sole owner of its descriptor (closed on deinit). Registers
-/// descriptors with a 64-bit token and waits for their events; every call reads errno at once
-/// and retries EINTR.
+/// descriptors with a 64-bit token and waits for their events.
 public struct Epoll: ~Copyable {
     private let fd: FileDescriptor
 
@@ -13,85 +12,46 @@ public struct Epoll: ~Copyable {
         fd = FileDescriptor(adopting: try syscall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) })
     }
 
-    /// Starts watching `descriptor` for `events` (EPOLLIN, EPOLLOUT, …), reported with `token`.
-    public func add(_ descriptor: Int32, events: UInt32, token: UInt64) throws(Errno) {
-        var event = epoll_event()
-        event.events = events
-        event.data.u64 = token
-        try syscall("epoll_ctl ADD") { epoll_ctl(fd.rawValue, EPOLL_CTL_ADD, descriptor, &event) }
+    /// Starts watching `descriptor` for `events`, reported with `token`.
+    public func add(_ descriptor: borrowing FileDescriptor, events: EpollEvents, token: UInt64) throws(Errno) {
+        try control(EPOLL_CTL_ADD, "epoll_ctl ADD", descriptor.rawValue, events, token)
     }
 
     /// Changes the events watched for `descriptor`.
-    public func modify(_ descriptor: Int32, events: UInt32, token: UInt64) throws(Errno) {
-        var event = epoll_event()
-        event.events = events
-        event.data.u64 = token
-        try syscall("epoll_ctl MOD") { epoll_ctl(fd.rawValue, EPOLL_CTL_MOD, descriptor, &event) }
+    public func modify(_ descriptor: borrowing FileDescriptor, events: EpollEvents, token: UInt64) throws(Errno) {
+        try control(EPOLL_CTL_MOD, "epoll_ctl MOD", descriptor.rawValue, events, token)
     }
 
     /// Stops watching `descriptor` (closing it does too).
-    public func remove(_ descriptor: Int32) {
+    public func remove(_ descriptor: borrowing FileDescriptor) {
         var event = epoll_event()
-        _ = epoll_ctl(fd.rawValue, EPOLL_CTL_DEL, descriptor, &event)
+        _ = epoll_ctl(fd.rawValue, EPOLL_CTL_DEL, descriptor.rawValue, &event)
     }
 
-    /// Waits up to `milliseconds` (-1: forever) for events; fills `events` and returns how
-    /// many came. EINTR returns 0 (the caller loops anyway).
-    public func wait(_ events: inout [epoll_event], milliseconds: Int32) throws(Errno) -> Int {
-        let n = events.withUnsafeMutableBufferPointer { epoll_wait(fd.rawValue, $0.baseAddress, Int32($0.count), milliseconds) }
-        if n < 0 {
-            let code = errno
-            if code == EINTR { return 0 }
-            throw Errno(code, "epoll_wait")
-        }
-        return Int(n)
-    }
-}
-
-/// An eventfd used to wake a thread blocked in `Epoll.wait` from other threads.
-public final class Wakeup: @unchecked Sendable {
-    public let descriptor: Int32
-
-    public init() throws(Errno) {
-        descriptor = try syscall("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
+    private func control(_ op: Int32, _ name: String, _ descriptor: Int32, _ events: EpollEvents, _ token: UInt64) throws(Errno) {
+        var event = epoll_event()
+        event.events = events.rawValue
+        event.data.u64 = token
+        let epoll = fd.rawValue
+        try syscall(name) { epoll_ctl(epoll, op, descriptor, &event) }
     }
 
-    deinit { _ = close(descriptor) }
-
-    /// Makes the descriptor readable (from any thread).
-    public func signal() {
-        var one: UInt64 = 1
-        _ = write(descriptor, &one, 8)
-    }
-
-    /// Clears it (on the waiting thread).
-    public func drain() {
-        var value: UInt64 = 0
-        _ = read(descriptor, &value, 8)
+    /// Waits up to `milliseconds` (-1: forever, 0: not at all) for events; fills `events` and
+    /// returns how many came.
+    public func wait(_ events: inout EpollEventBuffer, milliseconds: Int32) throws(Errno) -> Int {
+        let epoll = fd.rawValue
+        return Int(try syscall("epoll_wait") {
+            events.storage.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, Int32($0.count), milliseconds) }
+        })
     }
 }
 
-extension UnixSocket {
-    /// Makes a descriptor non-blocking.
-    public static func setNonBlocking(_ fd: Int32) throws(Errno) {
-        let flags = try syscall("fcntl F_GETFL") { fcntl(fd, F_GETFL) }
-        try syscall("fcntl F_SETFL") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
-    }
+/// Room for the events one `Epoll.wait` reports, read back by index.
+public struct EpollEventBuffer {
+    fileprivate var storage: [epoll_event]
 
-    /// Accepts one connection if one is waiting: nil when none is (EAGAIN), the new descriptor
-    /// non-blocking and close-on-exec otherwise.
-    public static func acceptNonBlocking(_ listener: Int32) throws(Errno) -> FileDescriptor? {
-        while true {
-            let fd = Glibc.accept(listener, nil, nil)
-            if fd >= 0 {
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                return FileDescriptor(adopting: fd)
-            }
-            let code = errno
-            if code == EINTR { continue }
-            if code == EAGAIN || code == EWOULDBLOCK { return nil }
-            throw Errno(code, "accept")
-        }
-    }
+    public init(capacity: Int) { storage = [epoll_event](repeating: epoll_event(), count: capacity) }
+
+    public func token(at index: Int) -> UInt64 { storage[index].data.u64 }
+    public func events(at index: Int) -> EpollEvents { EpollEvents(rawValue: storage[index].events) }
 }

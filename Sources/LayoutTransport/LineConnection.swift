@@ -44,12 +44,6 @@ public final class LineConnection: @unchecked Sendable {
     /// When the bytes now pending (a message not yet complete) began to arrive.
     private var partialSince: Double?
 
-    private static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-
     /// A message stayed half-sent past the deadline.
     public struct PartialLineTimeout: Error, CustomStringConvertible {
         public var seconds: Double
@@ -61,9 +55,8 @@ public final class LineConnection: @unchecked Sendable {
         var message = bytes
         message.append(0x0A)
         try sendLock.withLock { _ in
-            let fd = self.fd.rawValue
-            guard fd >= 0 else { throw Errno(EBADF, "send on a closed connection") }
-            try message.withUnsafeBytes { try UnixSocket.writeAll(fd, $0) }
+            guard fd.rawValue >= 0 else { throw Errno(EBADF, "send on a closed connection") }
+            try message.withUnsafeBytes { bytes in try UnixSocket.writeAll(fd, bytes) }
         }
     }
 
@@ -76,8 +69,8 @@ public final class LineConnection: @unchecked Sendable {
             if let frame = framer.nextFrame() { return frame }
             let n: Int
             do {
-                n = try readBuffer.withUnsafeMutableBytes { try UnixSocket.read(fd.rawValue, into: $0) }
-            } catch let error as Errno where error.code == EAGAIN || error.code == EWOULDBLOCK {
+                n = try readBuffer.withUnsafeMutableBytes { buffer in try UnixSocket.read(fd, into: buffer) }
+            } catch let error as Errno where error.wouldBlock {
                 // The receive timeout: only a half-sent message is past its deadline; an idle
                 // connection may wait as long as it likes.
                 if framer.pendingCount > 0, let deadline = partialLineDeadline { throw PartialLineTimeout(seconds: deadline) }
@@ -85,8 +78,8 @@ public final class LineConnection: @unchecked Sendable {
             }
             // A message trickling in byte by byte is held to the same deadline.
             if let deadline = partialLineDeadline, framer.pendingCount > 0 {
-                if let since = partialSince, Self.now() - since > deadline { throw PartialLineTimeout(seconds: deadline) }
-                if partialSince == nil { partialSince = Self.now() }
+                if let since = partialSince, MonotonicClock.now() - since > deadline { throw PartialLineTimeout(seconds: deadline) }
+                if partialSince == nil { partialSince = MonotonicClock.now() }
             } else {
                 partialSince = nil
             }

@@ -80,18 +80,44 @@ public enum UnixSocket {
         return fd
     }
 
+    /// Accepts one connection if one is waiting: nil when none is, the new descriptor
+    /// non-blocking and close-on-exec otherwise.
+    public static func acceptNonBlocking(_ listener: borrowing FileDescriptor) throws(Errno) -> FileDescriptor? {
+        let raw = listener.rawValue
+        guard let accepted = try nonBlockingSyscall("accept", { Glibc.accept(raw, nil, nil) }) else { return nil }
+        _ = fcntl(accepted, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(accepted, F_SETFL, fcntl(accepted, F_GETFL) | O_NONBLOCK)
+        return FileDescriptor(adopting: accepted)
+    }
+
     /// Writes all of `bytes` (retrying short writes and EINTR). MSG_NOSIGNAL: a vanished peer
     /// is an EPIPE error, never a SIGPIPE.
-    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
+    public static func writeAll(_ fd: borrowing FileDescriptor, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        let raw = fd.rawValue
         var offset = 0
         while offset < bytes.count {
-            let n = try syscall("send") { send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            let n = try syscall("send") { send(raw, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
             offset += n
         }
     }
 
     /// Reads up to `buffer.count` bytes; 0 at end of stream.
-    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
-        try syscall("recv") { recv(fd, buffer.baseAddress, buffer.count, 0) }
+    public static func read(_ fd: borrowing FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        let raw = fd.rawValue
+        return try syscall("recv") { recv(raw, buffer.baseAddress, buffer.count, 0) }
+    }
+
+    /// Sends what the socket takes now of `bytes` without blocking: the count sent, nil when
+    /// the send buffer is full.
+    public static func sendNow(_ fd: borrowing FileDescriptor, _ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int? {
+        let raw = fd.rawValue
+        return try nonBlockingSyscall("write") { send(raw, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+    }
+
+    /// Reads what the socket holds now, up to `buffer.count` bytes, without blocking: 0 at end
+    /// of stream, nil when nothing is there yet.
+    public static func receiveNow(_ fd: borrowing FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int? {
+        let raw = fd.rawValue
+        return try nonBlockingSyscall("read") { recv(raw, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT)) }
     }
 }

@@ -24,12 +24,9 @@ public final class LayoutService: Sendable {
     /// Retained layouts, shared by every connection.
     let store: LayoutStore
     let statistics = Statistics()
-    /// Connections open now (kept by the server).
-    let connections = Atomic<Int>(0)
-    /// The connections of each event loop, as the server reports them once it serves.
-    let loopConnections = Mutex<(@Sendable () -> [Int])?>(nil)
-    /// Requests being answered now (kept by the server), for draining on SIGTERM.
-    public let inFlight = Atomic<Int>(0)
+    /// What the server serving this service reports of its connections, for `stats` (set
+    /// by `Server`).
+    let connectionsReport = Mutex<(@Sendable () -> ConnectionsReport)?>(nil)
 
     /// `reloader` re-reads the configuration and rescans fonts for `reload` and SIGHUP.
     /// `plugins` are those loaded at start; `pluginLoader` loads them again on reload.

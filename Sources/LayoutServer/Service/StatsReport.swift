@@ -8,13 +8,14 @@ extension LayoutService {
         let fontCaches = engine.fonts.cacheCounts
         let lookups = engine.fonts.cacheLookups
         let retained = store.counts
+        let served = connectionsReport.withLock { $0 }?() ?? ConnectionsReport()
         return [
             "server": ["name": .string(Self.serverName), "version": .string(Self.serverVersion),
                        "uptimeSeconds": .number((Statistics.now() - statistics.started).rounded())],
-            "connections": ["open": .number(Double(connections.load(ordering: .relaxed))),
+            "connections": ["open": .number(Double(served.open)),
                             "limit": .number(Double(configuration.maxConnections)),
-                            "perLoop": .array((loopConnections.withLock { $0 }?() ?? []).map { .number(Double($0)) }),
-                            "moved": .number(Double(statistics.movedConnections.load(ordering: .relaxed)))],
+                            "perLoop": .array(served.perLoop.map { .number(Double($0)) }),
+                            "moved": .number(Double(served.moved))],
             "requests": statistics.json,
             "caches": [
                 "fallbackLists": Self.cacheJSON(count: fontCaches.fallbackLists, lookups.fallbackLists),

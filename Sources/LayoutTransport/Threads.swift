@@ -1,4 +1,3 @@
-import LayoutTransport
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,0 +1,150 @@
+import Dispatch
+import LayoutEngine
+import LayoutProtocol
+import LayoutTransport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// layoutd's life from its command line to its exit: loads the configuration and fonts,
+/// opens the listening socket (or takes systemd's), serves until SIGTERM or SIGINT drains it
+/// (`DaemonSignals`), reloads on SIGHUP, and keeps systemd told (readiness, status, the
+/// watchdog).
+public final class Daemon: Sendable {
+    let options: DaemonOptions
+    /// The configuration file in use (nil: built-in defaults).
+    let configurationPath: String?
+    let configuration: ServerConfiguration
+    let fonts: FontSystem
+    let rasterizer: GlyphRasterizer?
+
+    /// Text in the scripts the common fallbacks cover: laid out before taking requests so
+    /// that the default font and those fallbacks are loaded.
+    static let warmUpText = "Hello, world — Привет, Γειά σου, مرحبا, שלום, नमस्ते, 你好, こんにちは, 안녕하세요, สวัสดี"
+
+    /// Loads the configuration and the fonts it names; exits 1 when either is unusable.
+    public init(options: DaemonOptions) {
+        self.options = options
+        configurationPath = options.configurationPath ?? ServerConfiguration.defaultPath(environment: Self.environment)
+        if let configurationPath {
+            do { configuration = try ServerConfiguration.load(path: configurationPath) } catch { Self.fail("bad configuration: \(error)") }
+        } else {
+            configuration = ServerConfiguration()
+        }
+        do {
+            fonts = try FontSystem(fontConfigPath: configuration.fontConfig, report: { Log.warning($0) })
+        } catch {
+            Self.fail("\(error)")
+        }
+        Log.info("configuration: \(configuration.source); fonts: \(configuration.fontConfig ?? "system fontconfig") (\(fonts.fontCount) faces)")
+        if fonts.fontCount == 0 { Self.fail("the font configuration lists no fonts; install the font packages (scripts/setup)") }
+        do { rasterizer = try GlyphRasterizer() } catch {
+            Log.warning("no glyph rasterizer (render will draw no glyphs): \(error)")
+            rasterizer = nil
+        }
+    }
+
+    /// Logs `message` as an error and exits with `status`.
+    public static func fail(_ message: String, status: Int32 = 1) -> Never {
+        Log.error(message)
+        exit(status)
+    }
+
+    static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+
+    /// `--check-config`: prints the settings and exits 0 (the configuration and fonts loaded).
+    public func printCheckedConfiguration() -> Never {
+        print("\(configuration.source): ok (\(fonts.fontCount) font faces)\n\(configuration.summary)")
+        exit(0)
+    }
+
+    /// Serves until a signal stops it; never returns.
+    public func run() -> Never {
+        let engine = TextLayoutEngine(fonts: fonts, maxTextLength: configuration.maxTextLength,
+                                      shapeCacheEntries: configuration.shapeCacheEntries)
+        do { try Self.warmUp(engine, configuration) } catch {
+            Self.fail("cannot lay out text with the configured fonts: \(error)")
+        }
+        let signals = DaemonSignals.block()
+        // Under systemd socket activation the listening socket is file descriptor 3 and
+        // systemd owns its file; otherwise layoutd makes its own.
+        let activated = Systemd.activatedListener()
+        let path = activated == nil ? (options.socketPath ?? UnixSocket.defaultDaemonPath()) : "(socket activation)"
+        let listener: FileDescriptor
+        if let activated {
+            listener = FileDescriptor(adopting: activated)
+        } else {
+            do { listener = try SocketPath.listen(at: path) } catch { Self.fail("\(error)") }
+        }
+        serve(listener: listener, engine: engine, signals: signals,
+              socketFile: activated == nil ? path : nil, description: path)
+    }
+
+    /// Lays out the warm-up text with `configuration`'s default font.
+    static func warmUp(_ engine: TextLayoutEngine, _ configuration: ServerConfiguration) throws {
+        _ = try engine.layout(LayoutRequest(
+            text: Array(warmUpText.utf16), width: 200,
+            font: FontDescriptor(family: configuration.defaultFamily, size: configuration.defaultSize)))
+    }
+
+    /// The service and server on `listener`: started, warmed, announced, then serving.
+    /// `socketFile`: the socket's file, removed on exit (nil when systemd owns it).
+    private func serve(listener: consuming FileDescriptor, engine: TextLayoutEngine, signals: sigset_t,
+                       socketFile: String?, description path: String) -> Never {
+        let plugins = loadPlugins(configuration)
+        let service = LayoutService(engine: engine, configuration: configuration, reloader: reloadEngine,
+                                    plugins: plugins, pluginLoader: loadPlugins)
+        // The words a previous run shaped, before the first request.
+        if let file = configuration.shapeCacheFile { service.restoreKeptWords(from: file) }
+        let server = Server(service: service)
+        DaemonSignals(signals: signals, service: service, server: server, socketFile: socketFile).start()
+        Systemd.startWatchdog()
+        print("layoutd listening on \(path)")
+        fflush(nil)
+        Log.info("listening on \(path)")
+        warmUpRequestPath(service: service, server: server)
+        // Fonts are warm and the listener is live: ready.
+        Systemd.notify("READY=1\nSTATUS=listening on \(path), \(fonts.fontCount) font faces, \(plugins.plugins.count) plugins")
+        if configuration.shapeCacheFile != nil, configuration.shapeCacheWriteSeconds > 0 {
+            service.startWritingKeptWords(every: configuration.shapeCacheWriteSeconds)
+        }
+        server.serve(listener: listener)
+        // Stopped by SIGTERM: the signal thread drains and exits.
+        while server.stopped.load(ordering: .sequentiallyConsistent) { pause() }
+        if let socketFile { unlink(socketFile) }
+        exit(1)
+    }
+
+    /// Warms the request path too (JSON in and out, the service, a worker thread and each
+    /// event loop's thread), so that the first client request does not pay for first-use
+    /// code, runtime metadata and a thread's first allocations.
+    private func warmUpRequestPath(service: LayoutService, server: Server) {
+        let warmUp: @Sendable () -> Void = { service.warmUp() }
+        let done = DispatchSemaphore(value: 0)
+        RequestScheduler.workers.async {
+            warmUp()
+            done.signal()
+        }
+        done.wait()
+        warmUp()   // this thread runs the first loop
+        server.startLoops(warmUp: warmUp)
+    }
+
+    /// A new engine from the configuration file, its fonts scanned again and warmed (for
+    /// `reload` and SIGHUP).
+    @Sendable func reloadEngine() throws -> (TextLayoutEngine, ServerConfiguration) {
+        let fresh = try configurationPath.map { path in try ServerConfiguration.load(path: path) } ?? ServerConfiguration()
+        let fonts = try FontSystem(fontConfigPath: fresh.fontConfig, report: { Log.warning($0) })
+        let engine = TextLayoutEngine(fonts: fonts, maxTextLength: fresh.maxTextLength, shapeCacheEntries: fresh.shapeCacheEntries)
+        try Self.warmUp(engine, fresh)
+        return (engine, fresh)
+    }
+
+    /// The plugins `configuration` names, with the command line's folders after its own.
+    @Sendable func loadPlugins(_ configuration: ServerConfiguration) -> PluginSet {
+        var settings = configuration.plugins
+        settings.folders += options.pluginFolders
+        if !options.builtinPlugins { settings.builtin = false }
+        return PluginSet.load(settings, executable: Files.executablePath(), rasterizer: rasterizer)
+    }
+}

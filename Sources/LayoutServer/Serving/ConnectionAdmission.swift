@@ -1,0 +1,64 @@
+import LayoutProtocol
+import LayoutTransport
+import Synchronization
+
+/// Who may connect, and how many at once: the peer's uid or groups must be allowed
+/// (`allowedUids`, `allowedGroups`), and the connections open, in all and per uid, under
+/// their limits. Counts each admitted connection until it is `released`.
+final class ConnectionAdmission: Sendable {
+    private let service: LayoutService
+    /// Open connections per peer uid.
+    private let perUID = Mutex<[UInt32: Int]>([:])
+    private let open = Atomic<Int>(0)
+
+    init(service: LayoutService) { self.service = service }
+
+    /// Connections open now.
+    var openConnections: Int { open.load(ordering: .relaxed) }
+
+    /// Admits a connection from the peer of `fd` when it is allowed and under the limits;
+    /// otherwise refuses it with the error line its client reads.
+    func admit(_ fd: Int32) -> Admission {
+        let peer = PeerCredentials(fd)
+        let uid = peer?.uid ?? UInt32.max
+        let configuration = service.configuration
+        guard let peer, peer.isAllowed(uids: configuration.allowedUIDs, gids: Set(configuration.allowedGroups.map(\.gid))) else {
+            let groups = peer.map { ([$0.gid] + $0.groups).map(String.init).joined(separator: ", ") } ?? "unknown"
+            Log.warning("refused a connection from uid \(uid) (groups \(groups)): neither it nor a group of it is allowed")
+            return Self.refusal(RPCError(.serverError, "uid \(uid) (groups \(groups)) may not use this layoutd (allowed: \(configuration.allowedPeersSummary)); ask its administrator to add you to one of its groups"))
+        }
+        let perUIDLimit = configuration.maxConnectionsPerUID
+        let admitted = perUID.withLock { counts in
+            guard counts[uid, default: 0] < perUIDLimit else { return false }
+            counts[uid, default: 0] += 1
+            return true
+        }
+        guard admitted else {
+            return Self.refusal(RPCError(.serverError, "too many connections from uid \(uid): at most \(perUIDLimit) at once; retry later"))
+        }
+        let limit = configuration.maxConnections
+        if open.wrappingAdd(1, ordering: .relaxed).newValue > limit {
+            open.wrappingSubtract(1, ordering: .relaxed)
+            release(uid)
+            return Self.refusal(RPCError(.serverError, "too many connections: this server serves at most \(limit) at once; retry later"))
+        }
+        return .admitted(peerUID: uid)
+    }
+
+    /// A connection `admit` admitted closed.
+    func released(uid: UInt32) {
+        open.wrappingSubtract(1, ordering: .relaxed)
+        release(uid)
+    }
+
+    private func release(_ uid: UInt32) {
+        perUID.withLock { counts in
+            counts[uid, default: 1] -= 1
+            if counts[uid] == 0 { counts[uid] = nil }
+        }
+    }
+
+    private static func refusal(_ error: RPCError) -> Admission {
+        .refused(reply: JSONWriter.serialize(RPCResponse.failure(id: .null, error: error)))
+    }
+}

@@ -1,0 +1,69 @@
+import LayoutProtocol
+import LayoutTransport
+
+/// The server's side of the event loops: admits connections (`ConnectionAdmission`), gives
+/// each a `Session`, routes each message through `LayoutService.route` and lets the
+/// `RequestScheduler` run what it made.
+final class ServiceConnectionHandler: ConnectionHandler {
+    let service: LayoutService
+    let scheduler: RequestScheduler
+    let admission: ConnectionAdmission
+
+    init(service: LayoutService, scheduler: RequestScheduler, admission: ConnectionAdmission) {
+        self.service = service
+        self.scheduler = scheduler
+        self.admission = admission
+    }
+
+    var limits: ConnectionLimits {
+        let configuration = service.configuration
+        return ConnectionLimits(maxMessageBytes: configuration.maxMessageBytes, maxOutputBytes: configuration.maxOutputBytes,
+                                maxPending: configuration.maxPendingPerConnection,
+                                partialMessageSeconds: configuration.partialMessageSeconds,
+                                sendTimeoutSeconds: configuration.sendTimeoutSeconds)
+    }
+
+    func admit(_ descriptor: borrowing FileDescriptor) -> Admission { admission.admit(descriptor.rawValue) }
+
+    /// The connection's session, whose notifications (`fontsChanged`) go out on it.
+    func opened(_ connection: ClientConnection) {
+        let limit = service.configuration.maxOutputBytes
+        connection.attachment = Session(notify: { [weak connection] note in
+            connection?.send(JSONWriter.serialize(note), limit: limit)
+        })
+    }
+
+    func received(_ line: [UInt8], from connection: ClientConnection, context: FrameContext) {
+        // In flight from here until its answer is queued (SIGTERM's drain waits for it).
+        scheduler.requestArrived()
+        let alone = scheduler.noteRequest(from: connection.token, context: context)
+        guard let session = connection.attachment as? Session else {
+            scheduler.requestFinished()
+            return
+        }
+        scheduler.run(service.route(line: line, session: session), messageBytes: line.count, alone: alone,
+                      for: connection, context: context)
+    }
+
+    /// Its requests are cancelled (nothing they answer can reach it), its subscriptions end.
+    func closed(_ connection: ClientConnection, reason: String?) {
+        if let reason { Log.info("dropping a connection (uid \(connection.peerUID)): \(reason)") }
+        if let session = connection.attachment as? Session {
+            session.cancelAll()
+            service.unsubscribe(session)
+        }
+        admission.released(uid: connection.peerUID)
+    }
+
+    func pollSeconds(loop: Int, watchedNew: Bool) -> Double { scheduler.pollSeconds(loop: loop, watchedNew: watchedNew) }
+
+    func isBusy(loop: Int, at now: Double) -> Bool { scheduler.isBusy(loop: loop, at: now) }
+
+    func log(_ level: TransportLogLevel, _ message: String) {
+        switch level {
+        case .info: Log.info(message)
+        case .warning: Log.warning(message)
+        case .error: Log.error(message)
+        }
+    }
+}
