@@ -109,7 +109,8 @@ def _die_with_parent():
 
 
 class Connection:
-    """One Unix-socket connection to layoutd: lines out, lines in, a timeout on every read.
+    """One Unix-socket connection to layoutd: lines out, lines in, a timeout on every read
+    by default.
 
     `call` sends one request and returns its result; `send_raw` and `read_line` /
     `read_message` are for pipelining (several requests out before their answers are read)
@@ -222,6 +223,12 @@ class Connection:
         if not isinstance(reply, dict) or reply.get("id") != rid:
             raise LayoutdError(method, f"answer {str(reply)[:120]} where one to id {rid} was expected")
         return reply["result"]
+
+    def call_batch(self, calls, timeout=None):
+        """The (method, params) pairs as one batch: its answer, the list of responses as the
+        daemon sent them (error answers included)."""
+        self.send_raw(self.batch(calls))
+        return self.read_message(timeout)
 
     # -- closing
 

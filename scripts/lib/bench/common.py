@@ -8,6 +8,7 @@ read would be the client's cost inside the timed round trip.
 """
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -61,6 +62,9 @@ class Run:
     def start(self, build, config=None, notify=False, env=None):
         """`build`'s layoutd on a socket of its own with `config` (the repository's by default)."""
         return Daemon(build.layoutd, config or self.config, notify=notify, env=env).start()
+
+    def remove(self):
+        shutil.rmtree(self.folder, ignore_errors=True)
 
     def write_config(self, name, config):
         """A configuration file in the scratch folder; its path."""
