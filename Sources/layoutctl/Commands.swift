@@ -10,9 +10,7 @@ func readStandardInput() -> String {
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
     while true {
-        let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { break }
+        guard let n = try? syscall("read", { chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) } }), n > 0 else { break }
         bytes.append(contentsOf: chunk[0..<n])
     }
     return String(decoding: bytes, as: UTF8.self)

@@ -48,12 +48,10 @@ public enum PluginProbe {
             let left = deadline - Statistics.now()
             if left <= 0 { timedOut = true; break }
             var pfd = pollfd(fd: readEnd.rawValue, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&pfd, 1, Int32(min(left * 1000 + 1, 60_000)))
-            if ready < 0 { if errno == EINTR { continue }; break }
+            guard let ready = try? syscall("poll", { poll(&pfd, 1, Int32(min(left * 1000 + 1, 60_000))) }) else { break }
             if ready == 0 { continue }
-            let n = buffer.withUnsafeMutableBytes { read(readEnd.rawValue, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; break }
-            if n == 0 { break }
+            guard let n = try? syscall("read", { buffer.withUnsafeMutableBytes { read(readEnd.rawValue, $0.baseAddress, $0.count) } }),
+                  n > 0 else { break }
             if output.count < 16_384 { output += buffer[0..<n] }
         }
         readEnd.close()
@@ -62,9 +60,9 @@ public enum PluginProbe {
         // The child closed stderr: it exits at once; a child that closed it early and hangs
         // is killed after the rest of the time.
         while true {
-            let r = waitpid(pid, &status, WNOHANG)
+            let r: pid_t
+            do { r = try syscall("waitpid", { waitpid(pid, &status, WNOHANG) }) } catch { return "cannot be probed: \(error)" }
             if r == pid { break }
-            if r < 0 && errno != EINTR { return "cannot be probed: waitpid: \(String(cString: strerror(errno)))" }
             if Statistics.now() > deadline && !timedOut {
                 timedOut = true
                 kill(pid, SIGKILL)

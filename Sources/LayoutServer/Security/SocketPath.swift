@@ -80,12 +80,14 @@ public enum SocketPath {
             close(lock)
             throw Failure(description: "\(shown) is not a plain file of this user's; remove it")
         }
-        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
-            let code = errno
+        let locked: Int32?
+        do { locked = try nonBlockingSyscall("flock") { flock(lock, LOCK_EX | LOCK_NB) } } catch {
             close(lock)
-            throw Failure(description: code == EWOULDBLOCK
-                ? "another layoutd is already running on \(shown.dropLast(5)) (it holds \(shown))"
-                : "cannot lock \(shown): \(Errno(code, "flock"))")
+            throw Failure(description: "cannot lock \(shown): \(error)")
+        }
+        guard locked != nil else {
+            close(lock)
+            throw Failure(description: "another layoutd is already running on \(shown.dropLast(5)) (it holds \(shown))")
         }
         return lock
     }
