@@ -1,5 +1,6 @@
 // layoutd — the text layout daemon. See README.md and docs/protocol.md.
 import Dispatch
+import GlyphRaster
 import LayoutEngine
 import LayoutProtocol
 import LayoutServer

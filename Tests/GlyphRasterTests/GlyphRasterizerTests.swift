@@ -1,5 +1,5 @@
 import Testing
-@testable import LayoutEngine
+@testable import GlyphRaster
 
 /// The rasterizer on the pinned fonts' files (the folders config/fonts.conf lists, which
 /// scripts/setup installs): Noto Sans, Noto Color Emoji and Inter (variable).
@@ -11,6 +11,8 @@ import Testing
         do { return try GlyphRasterizer() } catch { preconditionFailure("FreeType unavailable: \(error)") }
     }()
     static let wght: UInt32 = 0x7767_6874  // 'wght'
+    /// A file that exists but is no font: this test file itself.
+    static let notAFontFile = #filePath
 
     func glyph(_ file: String, _ scalar: Unicode.Scalar) throws -> UInt32 {
         try #require(try Self.rasterizer.glyphIndex(file: file, index: 0, scalar: scalar))
@@ -151,7 +153,7 @@ import Testing
         #expect(badIndex?.kind == .unreadableFont)
         // A file that is not a font.
         let notAFont = #expect(throws: GlyphRasterizerError.self) {
-            try Self.rasterizer.withGlyphImage(file: "\(repositoryRoot)/Package.swift", index: 0, variations: [], glyph: 0, pixelSize: 32) { _, _ in }
+            try Self.rasterizer.withGlyphImage(file: Self.notAFontFile, index: 0, variations: [], glyph: 0, pixelSize: 32) { _, _ in }
         }
         #expect(notAFont?.kind == .unreadableFont)
     }
