@@ -33,18 +33,18 @@ public final class TextLayoutEngine: Sendable {
 
     /// Lays out `request`. Fails with `EngineError.textTooLong` past `maxTextLength`,
     /// `noFontsAvailable` when fontconfig has no font at all, or `icuFailed`.
-    /// With `leftovers`, the layout's working data (shaped paragraphs, the request's caches)
+    /// With `deferredRelease`, the layout's working data (shaped paragraphs, the request's caches)
     /// is left there, within its bound, for the caller to free later; without, it is freed
     /// as the layout goes.
-    public func layout(_ request: LayoutRequest, leftovers: LayoutLeftovers? = nil) throws -> TextLayout {
+    public func layout(_ request: LayoutRequest, deferredRelease: DeferredRelease? = nil) throws -> TextLayout {
         guard request.text.count <= maxTextLength else {
             throw EngineError.textTooLong(length: request.text.count, limit: maxTextLength)
         }
-        // (Anything left in `leftovers` points into the text: left only when it holds the text.)
-        let leaving = leftovers?.hold(request.text) == true ? leftovers : nil
+        // (Anything left in `deferredRelease` points into the text: left only when it holds the text.)
+        let leaving = deferredRelease?.hold(request.text) == true ? deferredRelease : nil
         return try request.text.withUnsafeBufferPointer { text in
-            var run = LayoutRun(engine: self, request: request, text: text)
-            run.leftovers = leaving
+            var run = LayoutPass(engine: self, request: request, text: text)
+            run.deferredRelease = leaving
             defer { leaving?.keep(run.context, textLength: text.count) }
             return try run.layout()
         }

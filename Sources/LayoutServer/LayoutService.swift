@@ -23,7 +23,7 @@ public final class Session: Sendable {
     /// request its retained layouts (`releaseAfterAnswer`), freed with the snapshot — which
     /// the job that runs the request holds until its answer is queued and written (see
     /// `Route`). Nil for a connection's session (it lives as long as the connection).
-    let leftovers: LayoutLeftovers?
+    let deferredRelease: DeferredRelease?
 
     public convenience init(notify: (@Sendable (JSONValue) -> Void)? = nil) {
         self.init(notify: notify, isWarmUp: false)
@@ -35,7 +35,7 @@ public final class Session: Sendable {
         self.deadline = nil
         self.owner = nil
         self.isWarmUp = isWarmUp
-        self.leftovers = nil
+        self.deferredRelease = nil
     }
 
     /// A connection-like session for the daemon's warm-up requests (not counted).
@@ -48,15 +48,15 @@ public final class Session: Sendable {
         self.deadline = deadline
         self.owner = owner
         self.isWarmUp = owner.isWarmUp
-        self.leftovers = LayoutLeftovers()
+        self.deferredRelease = DeferredRelease()
     }
 
     /// Keeps `object` until this request's snapshot is freed, after its answer is written,
     /// so that freeing it (a layout's lines and regions) does not delay the answer. On a
     /// connection's session, does nothing (the object is freed as usual).
-    /// At most `LayoutLeftovers.maxLayouts` are kept (a batch answers many layouts at once).
+    /// At most `DeferredRelease.maxLayouts` are kept (a batch answers many layouts at once).
     func releaseAfterAnswer(_ object: some AnyObject & Sendable) {
-        leftovers?.keep(object)
+        deferredRelease?.keep(object)
     }
 
     /// The encoding of offsets; setting it on a snapshot (an `initialize` inside a batch)
@@ -165,7 +165,7 @@ public final class LayoutService: Sendable {
             throw RPCError(.serverError, "reload failed, the previous configuration stays: \(error)")
         }
         // Words shaped with the same fonts shape the same: the new engine starts with them.
-        Self.carryKeptWords(from: engine, to: made.0)
+        Self.carryShapeCache(from: engine, to: made.0)
         if let pluginLoader {
             let fresh = pluginLoader(made.1)
             pluginSet.withLock { $0 = fresh }
@@ -190,7 +190,7 @@ public final class LayoutService: Sendable {
     /// a worker (everything else; answers may then come out of order).
     ///
     /// A job's closure holds its request's session snapshot, and with it the request's
-    /// working data (`Session.leftovers`): whoever runs it should let go of the closure only
+    /// working data (`Session.deferredRelease`): whoever runs it should let go of the closure only
     /// after queueing its answer, so that the freeing comes after the answer is written.
     public enum Route {
         case reply([UInt8]?)
@@ -385,7 +385,7 @@ public final class LayoutService: Sendable {
         built.request.previous = previous?.layout.reusable
         let engine = self.engine
         let layout: TextLayout
-        do { layout = try engine.layout(built.request, leftovers: session.leftovers) } catch { throw Self.rpcError(error) }
+        do { layout = try engine.layout(built.request, deferredRelease: session.deferredRelease) } catch { throw Self.rpcError(error) }
         built.request.previous = nil   // taken over; keeping it would keep the layout before too
         return RetainedLayout(params: p, built: built, layout: layout, detail: detail, encoding: session.offsetEncoding,
                               fontFingerprint: engine.fonts.fingerprint)
@@ -476,7 +476,7 @@ public final class LayoutService: Sendable {
         built.request.keepsGeometry = false
         built.request.shouldStop = stopCheck(session)
         let layout: TextLayout
-        do { layout = try engine.layout(built.request, leftovers: session.leftovers) } catch { throw Self.rpcError(error) }
+        do { layout = try engine.layout(built.request, deferredRelease: session.deferredRelease) } catch { throw Self.rpcError(error) }
         return ["size": ["width": .number(wire(layout.width)), "height": .number(wire(layout.height))],
                 "lineCount": .number(Double(layout.lines.count)), "truncated": .bool(layout.truncated),
                 "fontFingerprint": .string(engine.fonts.fingerprint)]

@@ -205,7 +205,7 @@ func startSignalThread(_ signals: sigset_t, service: LayoutService, server: Serv
             if !server.drain(seconds: service.configuration.drainSeconds) {
                 Log.warning("requests still running after \(service.configuration.drainSeconds) s; exiting")
             }
-            if let file = service.configuration.shapeCacheFile { service.saveKeptWords(to: file, final: true) }
+            if let file = service.configuration.shapeCacheFile { service.saveShapeCacheFile(to: file, final: true) }
             exit(0)
         }
     } catch {
@@ -247,7 +247,7 @@ func startWatchdog() {
     let service = LayoutService(engine: engine, configuration: configuration, reloader: reloadEngine,
                                 plugins: plugins, pluginLoader: loadPlugins)
     // The words a previous run shaped, before the first request.
-    if let file = configuration.shapeCacheFile { service.restoreKeptWords(from: file) }
+    if let file = configuration.shapeCacheFile { service.restoreShapeCacheFile(from: file) }
     let server = Server(service: service)
     startSignalThread(stopSignals, service: service, server: server)
     startWatchdog()
@@ -269,7 +269,7 @@ func startWatchdog() {
     // Fonts are warm and the listener is live: ready.
     Systemd.notify("READY=1\nSTATUS=listening on \(path), \(fonts.fontCount) font faces, \(plugins.plugins.count) plugins")
     if configuration.shapeCacheFile != nil, configuration.shapeCacheWriteSeconds > 0 {
-        service.startWritingKeptWords(every: configuration.shapeCacheWriteSeconds)
+        service.startWritingShapeCacheFile(every: configuration.shapeCacheWriteSeconds)
     }
     server.serve(listener: listener)
     // Stopped by SIGTERM: the signal thread drains and exits.

@@ -41,7 +41,7 @@ public final class FontSystem: Sendable {
     /// changes (FNV-1a over the configuration and every face's file, index, size and mtime).
     public let fingerprint: String
 
-    /// The files of every face the configuration lists (a kept-words file naming another is
+    /// The files of every face the configuration lists (a shape cache file naming another is
     /// not read back).
     let fontFiles: Set<String>
 

@@ -17,7 +17,7 @@ struct AssembledLine {
     var placedX: Double = 0
 }
 
-extension ParagraphContext {
+extension RequestContext {
     /// The width of line `s..<e` of `p` as laid out with `advances`: hanging white space left
     /// out, the hyphen a soft hyphen at its end shows, and each tab advancing to its stop.
     /// `tabOrigin` is the line's distance from the paragraph's leading edge (tab stops count

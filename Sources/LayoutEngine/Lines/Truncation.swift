@@ -8,7 +8,7 @@ struct LaidOutToken {
     var height: Double
 }
 
-extension LayoutRun {
+extension LayoutPass {
     /// Lays out the token (its first line) with its style and puts its fonts in the result's
     /// table.
     mutating func layOutToken() throws -> LaidOutToken {
@@ -78,108 +78,141 @@ extension LayoutRun {
         return cut
     }
 
+    /// The line being truncated, taken off the lines: what it was, its range in its
+    /// paragraph, and what `restore` puts back with the line made in its place.
+    struct CutLine {
+        var line: AssembledLine
+        var paragraphIndex: Int
+        var room: Double
+        /// The line's range relative to its paragraph (its content only).
+        var ls: Int
+        var le: Int
+    }
+
     /// The last line reached `maxLines` with text left: cut it (clip), or end it with the
     /// token (tail), or join its start and the text's end around the token (middle).
     mutating func truncate(_ p: ShapedParagraph, final: inout [Double], paragraphs: [ParagraphRange],
                            hyphenWidth: Double) throws {
         truncated = true
         let line = lines.removeLast()
-        let lineParagraphIndex = lineParagraph.removeLast()
-        let room = reserved.removeLast()
-        let base = p.range.start
-        let ls = line.box.start - base
-        let le = min(line.box.end - base, p.count)
-        let textEnd = text.count
+        let cut = CutLine(line: line, paragraphIndex: lineParagraph.removeLast(), room: reserved.removeLast(),
+                          ls: line.box.start - p.range.start, le: min(line.box.end - p.range.start, p.count))
         // Undo what the line's assembly wrote (tabs, justification, hyphen): it is rebuilt.
-        for i in ls..<le { final[i] = p.advances[i] }
-        func restore(_ rebuilt: AssembledLine) {
-            lines.append(rebuilt)
-            lineParagraph.append(lineParagraphIndex)
-            reserved.append(room)
-        }
+        for i in cut.ls..<cut.le { final[i] = p.advances[i] }
+        let rebuilt: AssembledLine
         switch request.truncation.mode {
-        case .clip, .head:
-            var rebuilt = try context.assembleLine(p, ls, le, slot: line.slot, tabOrigin: line.tabOrigin,
-                                                   isLastOfParagraph: true, y: line.box.y, final: &final,
-                                                   hyphenWidth: hyphenWidth, wantsRuns: wantsRuns)
-            rebuilt.box.end = line.box.end
-            rebuilt.box.endsParagraph = line.box.endsParagraph
-            hiddenRange = line.box.end..<textEnd
-            visibleRanges = [0..<line.box.end]
-            restore(rebuilt)
-
-        case .tail:
-            let token = try layOutToken()
-            let available = line.slot.width ?? .infinity
-            let cut = token.width < available
-                ? lastFit(p, from: ls, upTo: le, tabOrigin: line.tabOrigin, width: available - token.width) : ls
-            let visibleCut = max(ls, Int(p.hangStart[cut]))
-            var rebuilt = try context.assembleLine(p, ls, visibleCut, slot: line.slot, tabOrigin: line.tabOrigin,
-                                                   isLastOfParagraph: true, y: line.box.y, final: &final,
-                                                   hyphenWidth: 0, wantsRuns: true)
-            // The token sits at the logical end: the visual end of the paragraph's direction.
-            if p.isRTL {
-                shift(&rebuilt, by: token.width)
-                place(token, at: 0, offset: base + visibleCut, in: &rebuilt)
-            } else {
-                place(token, at: rebuilt.box.width, offset: base + visibleCut, in: &rebuilt)
-            }
-            hiddenRange = (base + visibleCut)..<textEnd
-            visibleRanges = [0..<(base + visibleCut)]
-            restore(rebuilt)
-
-        case .middle:
-            let token = try layOutToken()
-            let lastRange = paragraphs[paragraphs.count - 1]
-            let q = lastRange == p.range ? p : try context.shape(text, lastRange)
-            var qFinal = q.advances
-            let available = line.slot.width ?? line.box.width
-            let room = max(0, available - token.width)
-            // The end of the text takes up to half the room, the line's start the rest.
-            var c2 = q.count
-            var g = q.graphemes.count - 2
-            while g >= 0, contentWidth(q, Int(q.graphemes[g]), q.count, tabOrigin: 0) <= room / 2 + 1e-6 {
-                if let stop = context.request.shouldStop?() { throw stop }
-                c2 = Int(q.graphemes[g])
-                g -= 1
-            }
-            // Within one paragraph, the end part never reaches back before the line.
-            if q.range == p.range, c2 < ls { c2 = ls }
-            let endWidth = contentWidth(q, c2, q.count, tabOrigin: 0)
-            let startLimit = lastRange == p.range ? min(le, c2) : le
-            let cut = lastFit(p, from: ls, upTo: startLimit, tabOrigin: line.tabOrigin, width: room - endWidth)
-            let visibleCut = max(ls, Int(p.hangStart[cut]))
-            var startPart = try context.assembleLine(p, ls, visibleCut, slot: line.slot, tabOrigin: line.tabOrigin,
-                                                     isLastOfParagraph: true, y: line.box.y, final: &final,
-                                                     hyphenWidth: 0, wantsRuns: true)
-            let endPart = try context.assembleLine(q, c2, q.count, slot: line.slot, tabOrigin: 0,
-                                                   isLastOfParagraph: true, y: line.box.y, final: &qFinal,
-                                                   hyphenWidth: 0, wantsRuns: true)
-            if q.range != p.range { record(q, qFinal) }
-            let startWidth = startPart.box.width
-            let endRuns = endPart.box.runs
-            if p.isRTL {
-                shift(&startPart, by: endWidth + token.width)
-                place(token, at: endWidth, offset: base + visibleCut, in: &startPart)
-                startPart.box.runs += endRuns
-            } else {
-                place(token, at: startWidth, offset: base + visibleCut, in: &startPart)
-                startPart.box.runs += endRuns.map { var r = $0; r.x += startWidth + token.width; return r }
-            }
-            startPart.box.runs.sort { $0.x < $1.x }
-            startPart.box.width += endWidth
-            if endPart.box.height > startPart.box.height {
-                startPart.box.height = endPart.box.height
-                startPart.box.ascent = max(startPart.box.ascent, endPart.box.ascent)
-                startPart.box.descent = max(startPart.box.descent, endPart.box.descent)
-                startPart.box.baseline = endPart.box.baseline
-            }
-            startPart.box.end = textEnd
-            startPart.box.endsParagraph = true
-            hiddenRange = (base + visibleCut)..<(q.range.start + c2)
-            visibleRanges = [0..<(base + visibleCut), (q.range.start + c2)..<textEnd]
-            restore(startPart)
+        case .clip, .head: rebuilt = try clipped(cut, p, final: &final, hyphenWidth: hyphenWidth)
+        case .tail: rebuilt = try endedWithToken(cut, p, final: &final)
+        case .middle: rebuilt = try joinedAroundToken(cut, p, final: &final, last: paragraphs[paragraphs.count - 1])
         }
+        lines.append(rebuilt)
+        lineParagraph.append(cut.paragraphIndex)
+        reserved.append(cut.room)
+    }
+
+    /// Clip (and head, until `truncateHead`): the line as it was, the text after it hidden.
+    private mutating func clipped(_ cut: CutLine, _ p: ShapedParagraph, final: inout [Double],
+                                  hyphenWidth: Double) throws -> AssembledLine {
+        let line = cut.line
+        var rebuilt = try context.assembleLine(p, cut.ls, cut.le, slot: line.slot, tabOrigin: line.tabOrigin,
+                                               isLastOfParagraph: true, y: line.box.y, final: &final,
+                                               hyphenWidth: hyphenWidth, wantsRuns: wantsRuns)
+        rebuilt.box.end = line.box.end
+        rebuilt.box.endsParagraph = line.box.endsParagraph
+        hiddenRange = line.box.end..<text.count
+        visibleRanges = [0..<line.box.end]
+        return rebuilt
+    }
+
+    /// Tail: as much of the line as fits before the token, the token at its logical end.
+    private mutating func endedWithToken(_ cut: CutLine, _ p: ShapedParagraph, final: inout [Double]) throws -> AssembledLine {
+        let line = cut.line, base = p.range.start
+        let token = try layOutToken()
+        let available = line.slot.width ?? .infinity
+        let fit = token.width < available
+            ? lastFit(p, from: cut.ls, upTo: cut.le, tabOrigin: line.tabOrigin, width: available - token.width) : cut.ls
+        let visibleCut = max(cut.ls, Int(p.hangStart[fit]))
+        var rebuilt = try context.assembleLine(p, cut.ls, visibleCut, slot: line.slot, tabOrigin: line.tabOrigin,
+                                               isLastOfParagraph: true, y: line.box.y, final: &final,
+                                               hyphenWidth: 0, wantsRuns: true)
+        // The token sits at the logical end: the visual end of the paragraph's direction.
+        if p.isRTL {
+            shift(&rebuilt, by: token.width)
+            place(token, at: 0, offset: base + visibleCut, in: &rebuilt)
+        } else {
+            place(token, at: rebuilt.box.width, offset: base + visibleCut, in: &rebuilt)
+        }
+        hiddenRange = (base + visibleCut)..<text.count
+        visibleRanges = [0..<(base + visibleCut)]
+        return rebuilt
+    }
+
+    /// Middle: the line's start and the text's end (of its last paragraph, `last`) around the
+    /// token, the end taking up to half the room.
+    private mutating func joinedAroundToken(_ cut: CutLine, _ p: ShapedParagraph, final: inout [Double],
+                                            last: ParagraphRange) throws -> AssembledLine {
+        let line = cut.line, base = p.range.start
+        let token = try layOutToken()
+        let q = last == p.range ? p : try context.shape(text, last)
+        var qFinal = q.advances
+        let room = max(0, (line.slot.width ?? line.box.width) - token.width)
+        var c2 = try endPartStart(q, room: room / 2)
+        // Within one paragraph, the end part never reaches back before the line.
+        if q.range == p.range, c2 < cut.ls { c2 = cut.ls }
+        let endWidth = contentWidth(q, c2, q.count, tabOrigin: 0)
+        let startLimit = last == p.range ? min(cut.le, c2) : cut.le
+        let fit = lastFit(p, from: cut.ls, upTo: startLimit, tabOrigin: line.tabOrigin, width: room - endWidth)
+        let visibleCut = max(cut.ls, Int(p.hangStart[fit]))
+        var startPart = try context.assembleLine(p, cut.ls, visibleCut, slot: line.slot, tabOrigin: line.tabOrigin,
+                                                 isLastOfParagraph: true, y: line.box.y, final: &final,
+                                                 hyphenWidth: 0, wantsRuns: true)
+        let endPart = try context.assembleLine(q, c2, q.count, slot: line.slot, tabOrigin: 0,
+                                               isLastOfParagraph: true, y: line.box.y, final: &qFinal,
+                                               hyphenWidth: 0, wantsRuns: true)
+        if q.range != p.range { record(q, qFinal) }
+        join(&startPart, endPart, endWidth: endWidth, token: token, tokenOffset: base + visibleCut, rtl: p.isRTL)
+        hiddenRange = (base + visibleCut)..<(q.range.start + c2)
+        visibleRanges = [0..<(base + visibleCut), (q.range.start + c2)..<text.count]
+        return startPart
+    }
+
+    /// Where the end part of a middle truncation starts in `q`: the first grapheme boundary
+    /// from which the rest of `q` is at most `width` wide.
+    private func endPartStart(_ q: ShapedParagraph, room width: Double) throws -> Int {
+        var c2 = q.count
+        var g = q.graphemes.count - 2
+        while g >= 0, contentWidth(q, Int(q.graphemes[g]), q.count, tabOrigin: 0) <= width + 1e-6 {
+            if let stop = context.request.shouldStop?() { throw stop }
+            c2 = Int(q.graphemes[g])
+            g -= 1
+        }
+        return c2
+    }
+
+    /// Joins a middle truncation's parts: the token after the start part (in the paragraph's
+    /// direction), then the end part's runs; the line as tall as the taller part.
+    private func join(_ startPart: inout AssembledLine, _ endPart: AssembledLine, endWidth: Double, token: LaidOutToken,
+                      tokenOffset: Int, rtl: Bool) {
+        let startWidth = startPart.box.width
+        let endRuns = endPart.box.runs
+        if rtl {
+            shift(&startPart, by: endWidth + token.width)
+            place(token, at: endWidth, offset: tokenOffset, in: &startPart)
+            startPart.box.runs += endRuns
+        } else {
+            place(token, at: startWidth, offset: tokenOffset, in: &startPart)
+            startPart.box.runs += endRuns.map { var r = $0; r.x += startWidth + token.width; return r }
+        }
+        startPart.box.runs.sort { $0.x < $1.x }
+        startPart.box.width += endWidth
+        if endPart.box.height > startPart.box.height {
+            startPart.box.height = endPart.box.height
+            startPart.box.ascent = max(startPart.box.ascent, endPart.box.ascent)
+            startPart.box.descent = max(startPart.box.descent, endPart.box.descent)
+            startPart.box.baseline = endPart.box.baseline
+        }
+        startPart.box.end = text.count
+        startPart.box.endsParagraph = true
     }
 
     /// Head truncation, after the whole text is laid out: keep the last `maxLines` lines,

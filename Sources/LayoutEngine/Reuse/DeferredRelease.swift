@@ -2,7 +2,7 @@
 /// finder, the request's font and shaping caches — instead of freeing it as it finishes, so
 /// that its caller can free it later, off the path of the answer: the daemon frees it after
 /// the answer is written, while the client reads it. (Freeing a paragraph's arrays and
-/// objects costs about a twentieth of laying it out again from cached words.)
+/// objects is a share of a layout's time worth taking off that path.)
 ///
 /// Bounded: it keeps the work of at most `maxUnits` UTF-16 units of text (a few megabytes)
 /// and of at most `maxLayouts` layouts (a batch runs many on one request); past that, a
@@ -11,14 +11,14 @@
 /// (its last reference released) or on `releaseAll`. Used by one request at a time — filled
 /// on the thread that runs the layout, then released by the caller once that is done —
 /// hence unchecked `Sendable`.
-public final class LayoutLeftovers: @unchecked Sendable {
+public final class DeferredRelease: @unchecked Sendable {
     /// Most text, in UTF-16 units, whose working data is kept.
     public static let maxUnits = 1 << 16
     /// Most layouts whose per-request state is kept.
     public static let maxLayouts = 8
     private var texts: [[UInt16]] = []
     private var paragraphs: [ShapedParagraph] = []
-    private var contexts: [ParagraphContext] = []
+    private var contexts: [RequestContext] = []
     /// Whatever else the caller leaves here (a server: the layouts it answered with).
     private var objects: [AnyObject] = []
     private var units = 0
@@ -48,7 +48,7 @@ public final class LayoutLeftovers: @unchecked Sendable {
 
     /// Keeps a finished layout's per-request state, for text as short as `maxUnits` (it
     /// holds the request, and with it the text).
-    func keep(_ context: ParagraphContext, textLength: Int) {
+    func keep(_ context: RequestContext, textLength: Int) {
         guard textLength <= Self.maxUnits else { return }
         contexts.append(context)
     }

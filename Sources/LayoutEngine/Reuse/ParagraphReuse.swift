@@ -86,7 +86,7 @@ extension LayoutRequest {
     }
 }
 
-extension LayoutRun {
+extension LayoutPass {
     /// The index of the previous layout's paragraph with this text and these styles, if one
     /// can be reused: the one `paragraphRanges` found in place, else one of the same length
     /// and units.

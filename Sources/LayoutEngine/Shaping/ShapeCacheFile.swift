@@ -1,10 +1,10 @@
 import CHarfBuzz
 
-/// Why a kept-words file was not read back (`TextLayoutEngine.restoreKeptWords`). None of
+/// Why a shape cache file was not read back (`TextLayoutEngine.restoreShapeCacheFile`). None of
 /// its words is kept then: the cache starts empty, as without the file.
-public enum KeptWordsError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// Not a kept-words file of this format (another file, or one of another format version).
-    case notAKeptWordsFile
+public enum ShapeCacheFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Not a shape cache file of this format (another file, or one of another format version).
+    case notAShapeCacheFile
     /// Written by another HarfBuzz or another layoutd: words may shape otherwise now.
     case otherShaper(saved: String, running: String)
     /// The fonts (fontconfig file, or a face's file, size or date) changed since it was written.
@@ -15,7 +15,7 @@ public enum KeptWordsError: Error, Equatable, Sendable, CustomStringConvertible 
 
     public var description: String {
         switch self {
-        case .notAKeptWordsFile: return "not a kept-words file of this layoutd's format"
+        case .notAShapeCacheFile: return "not a kept-words file of this layoutd's format"
         case .otherShaper(let saved, let running): return "written by \(saved), not by the running \(running)"
         case .fontsChanged: return "the fonts changed since it was written"
         case .damaged(let reason): return "damaged: \(reason)"
@@ -23,15 +23,15 @@ public enum KeptWordsError: Error, Equatable, Sendable, CustomStringConvertible 
     }
 }
 
-/// What `restoreKeptWords` read back: words kept, and words left out (their font could not
+/// What `restoreShapeCacheFile` read back: words kept, and words left out (their font could not
 /// be opened, or more words than the cache holds; the least recently used are left out).
 public struct RestoredWords: Sendable, Equatable {
     public var kept: Int
     public var skipped: Int
 }
 
-/// The kept-words file: the shape cache written at a clean stop and read back at start, so
-/// that a restarted daemon finds the words it had shaped (see `keptWordsFile`).
+/// The shape cache file: the shape cache written at a clean stop and read back at start, so
+/// that a restarted daemon finds the words it had shaped (see `shapeCacheFile`).
 ///
 /// Format (little-endian): the magic `LDWORDS1`; strings (u32 byte count, UTF-8) naming the
 /// shaper (HarfBuzz's version and the caller's stamp) and the font set (`FontSystem`'s
@@ -42,24 +42,24 @@ public struct RestoredWords: Sendable, Equatable {
 /// glyph count and per glyph u32 id, i32 cluster, f32 advance, x and y offset); and an FNV-1a
 /// checksum (u64) of everything before it.
 extension TextLayoutEngine {
-    static let keptWordsMagic: [UInt8] = Array("LDWORDS1".utf8)
+    static let shapeCacheFileMagic: [UInt8] = Array("LDWORDS1".utf8)
     /// Longest file read back: 20 bytes a glyph, far past what 10 million words hold.
-    public static let maxKeptWordsFileBytes = 1 << 30
+    public static let maxShapeCacheFileBytes = 1 << 30
 
-    /// The shaper a kept-words file must come from: HarfBuzz's version and `stamp`.
+    /// The shaper a shape cache file must come from: HarfBuzz's version and `stamp`.
     private static func shaperName(stamp: String) -> String {
         "HarfBuzz \(String(cString: hb_version_string())), \(stamp)"
     }
 
-    /// The shape cache's words as a kept-words file's bytes, least recently used first.
+    /// The shape cache's words as a shape cache file's bytes, least recently used first.
     /// `stamp` names the caller's build (its version): a file is read back only by the same
     /// stamp, HarfBuzz and fonts. Reads each cache shard under its lock; never fails.
-    public func keptWordsFile(stamp: String) -> [UInt8] {
-        let kept = shapeCache.keptWords()
+    public func shapeCacheFile(stamp: String) -> [UInt8] {
+        let kept = shapeCache.wordsToSave()
         var out = ByteWriter()
         // (Sized for the words up front: one block, not one grown by doubling.)
         out.data.reserveCapacity(4096 + kept.contexts.count * 256 + kept.words.count * 10 + kept.texts.count * 2 + kept.glyphs.count * 20)
-        out.bytes(Self.keptWordsMagic)
+        out.bytes(Self.shapeCacheFileMagic)
         out.string(Self.shaperName(stamp: stamp))
         out.string(fonts.fingerprint)
         let numbers = kept.contexts.keys.sorted()
@@ -99,114 +99,139 @@ extension TextLayoutEngine {
         return out.data
     }
 
-    /// Reads a kept-words file (`keptWordsFile`) back into the shape cache, before the
+    /// Reads a shape cache file (`shapeCacheFile`) back into the shape cache, before the
     /// first request: each word as if shaped now. Everything is checked first — format,
     /// checksum, that the same shaper (`stamp`, HarfBuzz) wrote it for the same fonts, and
     /// that every value is one a layoutd writes (font files the fonts list, glyph ids within
-    /// their face, clusters within their word) — and on any failure nothing is kept. Words whose face cannot be opened,
-    /// and the least recently used past the cache's capacity, are skipped.
-    public func restoreKeptWords(_ bytes: [UInt8], stamp: String) throws(KeptWordsError) -> RestoredWords {
-        guard bytes.count >= Self.keptWordsMagic.count + 8, Array(bytes[0..<Self.keptWordsMagic.count]) == Self.keptWordsMagic else {
-            throw .notAKeptWordsFile
+    /// their face, clusters within their word) — and on any failure nothing is kept. Words
+    /// whose face cannot be opened, and the least recently used past the cache's capacity,
+    /// are skipped.
+    public func restoreShapeCacheFile(_ bytes: [UInt8], stamp: String) throws(ShapeCacheFileError) -> RestoredWords {
+        guard bytes.count >= Self.shapeCacheFileMagic.count + 8,
+              Array(bytes[0..<Self.shapeCacheFileMagic.count]) == Self.shapeCacheFileMagic else {
+            throw .notAShapeCacheFile
         }
         let body = bytes[0..<(bytes.count - 8)]
         var tail = ByteReader(bytes[(bytes.count - 8)...])
         guard (try? tail.u64()) == FNV1a.hash(body) else { throw .damaged("its checksum does not match (cut short or changed)") }
         var input = ByteReader(body)
-        input.skip(Self.keptWordsMagic.count)
+        input.skip(Self.shapeCacheFileMagic.count)
         do {
             let shaper = try input.string(), running = Self.shaperName(stamp: stamp)
-            guard shaper == running else { throw KeptWordsError.otherShaper(saved: shaper, running: running) }
-            guard try input.string() == fonts.fingerprint else { throw KeptWordsError.fontsChanged }
-            // Contexts, each with its face opened (nil: it cannot be, its words are skipped).
-            // (No more than the cache numbers before it starts over, which would drop the
-            // words read back so far.)
-            let contextCount = try input.count(atMost: ShapeCache.maxContexts)
-            var contexts: [(context: ShapeCache.Context, glyphCount: UInt32)?] = []
-            for _ in 0..<contextCount {
-                let path = try input.string()
-                guard fonts.fontFiles.contains(path) else {
-                    throw KeptWordsError.damaged("it names a font file the fonts do not list")
-                }
-                let faceIndex = Int(try input.u32())
-                var variations: [FontVariation] = []
-                for _ in 0..<(try input.count(atMost: 64)) {
-                    variations.append(FontVariation(tag: try input.string(), value: try input.finite()))
-                }
-                let size = try input.finite()
-                var features: [FontFeature] = []
-                for _ in 0..<(try input.count(atMost: 256)) {
-                    features.append(FontFeature(tag: try input.string(), value: try input.u32()))
-                }
-                let spaced = try input.flag()
-                let script = Int32(bitPattern: try input.u32())
-                let rtl = try input.flag()
-                let language = try input.string()
-                let identity = FaceIdentity(path: path, index: faceIndex)
-                let context = ShapeCache.Context(face: identity, variations: variations, size: size, features: features,
-                                                 spaced: spaced, script: script, rtl: rtl, language: language)
-                if let face = try? fonts.face(identity) {
-                    contexts.append((context, hb_face_get_glyph_count(face.face)))
-                } else {
-                    contexts.append(nil)
-                }
-            }
-            // Words: read and checked all before any is kept.
-            struct Word { var context: Int; var flags: UInt8; var text: Range<Int>; var glyphs: Range<Int> }
-            let wordCount = try input.count(atMost: 1 << 26)
-            var words: [Word] = []
-            var texts: [UInt16] = [], glyphs: [ShapedGlyph] = []
-            for _ in 0..<wordCount {
-                let context = Int(try input.u32())
-                guard context < contexts.count else { throw KeptWordsError.damaged("a word names context \(context) of \(contexts.count)") }
-                let flags = try input.u8()
-                guard flags <= 3 else { throw KeptWordsError.damaged("a word has edge flags \(flags)") }
-                let length = Int(try input.u8())
-                guard length >= 1, length <= ShapeCache.maxWordLength else { throw KeptWordsError.damaged("a word is \(length) units long") }
-                let textStart = texts.count
-                for _ in 0..<length { texts.append(try input.u16()) }
-                let glyphCount = Int(try input.u16())
-                let glyphStart = glyphs.count
-                for _ in 0..<glyphCount {
-                    let g = ShapedGlyph(id: try input.u32(), cluster: Int32(bitPattern: try input.u32()),
-                                        advance: Float(bitPattern: try input.u32()), xOffset: Float(bitPattern: try input.u32()),
-                                        yOffset: Float(bitPattern: try input.u32()))
-                    guard g.cluster >= 0, Int(g.cluster) < length else {
-                        throw KeptWordsError.damaged("a glyph's cluster \(g.cluster) lies outside its word of \(length) units")
-                    }
-                    guard g.advance.isFinite, g.xOffset.isFinite, g.yOffset.isFinite,
-                          abs(g.advance) < 1e6, abs(g.xOffset) < 1e6, abs(g.yOffset) < 1e6 else {
-                        throw KeptWordsError.damaged("a glyph's advance or offset is not a size")
-                    }
-                    if let known = contexts[context], g.id >= known.glyphCount {
-                        throw KeptWordsError.damaged("glyph \(g.id) is not in its face (of \(known.glyphCount))")
-                    }
-                    glyphs.append(g)
-                }
-                words.append(Word(context: context, flags: flags, text: textStart..<texts.count, glyphs: glyphStart..<glyphs.count))
-            }
-            guard input.isAtEnd else { throw KeptWordsError.damaged("\(input.remaining) bytes past its last word") }
-            // Kept, the most recently used last (so they are the last evicted), at most the
-            // cache's capacity.
-            var numbers: [Int?] = Array(repeating: nil, count: contexts.count)
-            let capacity = shapeCache.capacity
-            var kept = 0, skipped = max(0, words.count - capacity)
-            texts.withUnsafeBufferPointer { texts in
-                for word in words.dropFirst(skipped) {
-                    guard let context = contexts[word.context] else { skipped += 1; continue }
-                    let number = numbers[word.context] ?? shapeCache.contextNumber(context.context)
-                    numbers[word.context] = number
-                    shapeCache.restore(context: number, flags: word.flags, text: UnsafeBufferPointer(rebasing: texts[word.text]),
-                                       glyphs: glyphs[word.glyphs])
-                    kept += 1
-                }
-            }
-            return RestoredWords(kept: kept, skipped: skipped)
-        } catch let error as KeptWordsError {
+            guard shaper == running else { throw ShapeCacheFileError.otherShaper(saved: shaper, running: running) }
+            guard try input.string() == fonts.fingerprint else { throw ShapeCacheFileError.fontsChanged }
+            let contexts = try readContexts(&input)
+            let words = try readWords(&input, contexts: contexts)
+            guard input.isAtEnd else { throw ShapeCacheFileError.damaged("\(input.remaining) bytes past its last word") }
+            return keep(words, contexts: contexts)
+        } catch let error as ShapeCacheFileError {
             throw error
         } catch {
             throw .damaged("\(error)")
         }
+    }
+
+    /// A file's shaping contexts, each with its face's glyph count (nil: the face cannot be
+    /// opened, its words are skipped). No more than the cache numbers before it starts over,
+    /// which would drop the words read back so far.
+    private func readContexts(_ input: inout ByteReader) throws -> [(context: ShapeCache.Context, glyphCount: UInt32)?] {
+        let contextCount = try input.count(atMost: ShapeCache.maxContexts)
+        var contexts: [(context: ShapeCache.Context, glyphCount: UInt32)?] = []
+        for _ in 0..<contextCount {
+            let path = try input.string()
+            guard fonts.fontFiles.contains(path) else {
+                throw ShapeCacheFileError.damaged("it names a font file the fonts do not list")
+            }
+            let faceIndex = Int(try input.u32())
+            var variations: [FontVariation] = []
+            for _ in 0..<(try input.count(atMost: 64)) {
+                variations.append(FontVariation(tag: try input.string(), value: try input.finite()))
+            }
+            let size = try input.finite()
+            var features: [FontFeature] = []
+            for _ in 0..<(try input.count(atMost: 256)) {
+                features.append(FontFeature(tag: try input.string(), value: try input.u32()))
+            }
+            let spaced = try input.flag()
+            let script = Int32(bitPattern: try input.u32())
+            let rtl = try input.flag()
+            let language = try input.string()
+            let identity = FaceIdentity(path: path, index: faceIndex)
+            let context = ShapeCache.Context(face: identity, variations: variations, size: size, features: features,
+                                             spaced: spaced, script: script, rtl: rtl, language: language)
+            contexts.append((try? fonts.face(identity)).map { (context, hb_face_get_glyph_count($0.face)) })
+        }
+        return contexts
+    }
+
+    /// A file's words, read and checked all before any is kept.
+    private struct SavedWords {
+        struct Word { var context: Int; var flags: UInt8; var text: Range<Int>; var glyphs: Range<Int> }
+        var words: [Word] = []
+        var texts: [UInt16] = []
+        var glyphs: [ShapedGlyph] = []
+    }
+
+    private func readWords(_ input: inout ByteReader,
+                           contexts: [(context: ShapeCache.Context, glyphCount: UInt32)?]) throws -> SavedWords {
+        let wordCount = try input.count(atMost: 1 << 26)
+        var saved = SavedWords()
+        for _ in 0..<wordCount {
+            let context = Int(try input.u32())
+            guard context < contexts.count else { throw ShapeCacheFileError.damaged("a word names context \(context) of \(contexts.count)") }
+            let flags = try input.u8()
+            guard flags <= 3 else { throw ShapeCacheFileError.damaged("a word has edge flags \(flags)") }
+            let length = Int(try input.u8())
+            guard length >= 1, length <= ShapeCache.maxWordLength else { throw ShapeCacheFileError.damaged("a word is \(length) units long") }
+            let textStart = saved.texts.count
+            for _ in 0..<length { saved.texts.append(try input.u16()) }
+            let glyphCount = Int(try input.u16())
+            let glyphStart = saved.glyphs.count
+            for _ in 0..<glyphCount {
+                saved.glyphs.append(try readGlyph(&input, wordLength: length, faceGlyphs: contexts[context]?.glyphCount))
+            }
+            saved.words.append(SavedWords.Word(context: context, flags: flags, text: textStart..<saved.texts.count,
+                                               glyphs: glyphStart..<saved.glyphs.count))
+        }
+        return saved
+    }
+
+    /// One glyph of a word `wordLength` units long, checked: its cluster within the word, its
+    /// sizes finite and plausible, its id within its face (of `faceGlyphs`, when it opened).
+    private func readGlyph(_ input: inout ByteReader, wordLength length: Int, faceGlyphs: UInt32?) throws -> ShapedGlyph {
+        let g = ShapedGlyph(id: try input.u32(), cluster: Int32(bitPattern: try input.u32()),
+                            advance: Float(bitPattern: try input.u32()), xOffset: Float(bitPattern: try input.u32()),
+                            yOffset: Float(bitPattern: try input.u32()))
+        guard g.cluster >= 0, Int(g.cluster) < length else {
+            throw ShapeCacheFileError.damaged("a glyph's cluster \(g.cluster) lies outside its word of \(length) units")
+        }
+        guard g.advance.isFinite, g.xOffset.isFinite, g.yOffset.isFinite,
+              abs(g.advance) < 1e6, abs(g.xOffset) < 1e6, abs(g.yOffset) < 1e6 else {
+            throw ShapeCacheFileError.damaged("a glyph's advance or offset is not a size")
+        }
+        if let faceGlyphs, g.id >= faceGlyphs {
+            throw ShapeCacheFileError.damaged("glyph \(g.id) is not in its face (of \(faceGlyphs))")
+        }
+        return g
+    }
+
+    /// Keeps the words read, the most recently used last (so they are the last evicted), at
+    /// most the cache's capacity.
+    private func keep(_ saved: SavedWords, contexts: [(context: ShapeCache.Context, glyphCount: UInt32)?]) -> RestoredWords {
+        var numbers: [Int?] = Array(repeating: nil, count: contexts.count)
+        let capacity = shapeCache.capacity
+        var kept = 0, skipped = max(0, saved.words.count - capacity)
+        saved.texts.withUnsafeBufferPointer { texts in
+            for word in saved.words.dropFirst(skipped) {
+                guard let context = contexts[word.context] else { skipped += 1; continue }
+                let number = numbers[word.context] ?? shapeCache.contextNumber(context.context)
+                numbers[word.context] = number
+                shapeCache.restore(context: number, flags: word.flags, text: UnsafeBufferPointer(rebasing: texts[word.text]),
+                                   glyphs: saved.glyphs[word.glyphs])
+                kept += 1
+            }
+        }
+        return RestoredWords(kept: kept, skipped: skipped)
     }
 }
 

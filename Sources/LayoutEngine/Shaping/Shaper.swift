@@ -25,7 +25,7 @@ struct ShapedRun {
     /// for every run.)
     var styleIndex: Int
     /// Its glyphs; none for an inline object, and none (with the shape cache on) when the
-    /// request reads no glyphs (`ParagraphContext.needsGlyphs`: lines only, nothing kept),
+    /// request reads no glyphs (`RequestContext.needsGlyphs`: lines only, nothing kept),
     /// whose layout needs only the advances.
     var glyphs: [ShapedGlyph]
 

@@ -2,12 +2,12 @@ import Foundation
 import Testing
 @testable import LayoutEngine
 
-/// The kept-words file: an engine's shape cache written out and read back into another
+/// The shape cache file: an engine's shape cache written out and read back into another
 /// engine gives the same layouts without shaping a word again; a file cut short, changed,
 /// from another shaper, for other fonts or holding values no layoutd writes is refused
 /// whole, never half read.
 @Suite("Kept words")
-struct KeptWordsTests {
+struct ShapeCacheFileTests {
     static let stamp = "layoutd test"
 
     func request(_ text: String, _ lang: String) -> LayoutRequest {
@@ -30,10 +30,10 @@ struct KeptWordsTests {
         let paragraphs = try ShapeCacheTests.corpus().filter { ["en", "ar", "hi", "th", "ja", "ru"].contains($0.lang) }
         let first = TextLayoutEngine(fonts: sharedEngine.fonts, shapeCacheEntries: 20_000)
         let expected = try paragraphs.map { try first.layout(request($0.text, $0.lang)) }
-        let file = first.keptWordsFile(stamp: Self.stamp)
+        let file = first.shapeCacheFile(stamp: Self.stamp)
 
         let second = TextLayoutEngine(fonts: sharedEngine.fonts, shapeCacheEntries: 20_000)
-        let restored = try second.restoreKeptWords(file, stamp: Self.stamp)
+        let restored = try second.restoreShapeCacheFile(file, stamp: Self.stamp)
         #expect(restored.kept == first.shapeCache.count && restored.skipped == 0, "\(restored)")
         #expect(second.shapeCache.count == first.shapeCache.count && second.shapeCache.wordsRestored == restored.kept)
         #expect(restored.kept > 1000)
@@ -45,7 +45,7 @@ struct KeptWordsTests {
         }
         #expect(second.shapeCache.lookupCounts.misses == missesBefore, "every word found")
         // Written again, as many bytes: the same words, none lost or added.
-        #expect(second.keptWordsFile(stamp: Self.stamp).count == file.count)
+        #expect(second.shapeCacheFile(stamp: Self.stamp).count == file.count)
     }
 
     /// Restored into a cache that holds fewer words than the file, as many words are kept as
@@ -56,14 +56,14 @@ struct KeptWordsTests {
         let sentences = ["alpha beta gamma delta", "epsilon zeta eta theta"]
         let expected = try sentences.map { try first.layout(request($0, "en")) }
         let small = TextLayoutEngine(fonts: sharedEngine.fonts, shapeCacheEntries: 4)
-        let restored = try small.restoreKeptWords(first.keptWordsFile(stamp: Self.stamp), stamp: Self.stamp)
+        let restored = try small.restoreShapeCacheFile(first.shapeCacheFile(stamp: Self.stamp), stamp: Self.stamp)
         #expect(restored.kept == 4 && restored.skipped == first.shapeCache.count - 4, "\(restored)")
         #expect(small.shapeCache.count == 4)
         for (sentence, want) in zip(sentences, expected) {
             #expect(glyphs(try small.layout(request(sentence, "en"))) == glyphs(want), "\(sentence)")
         }
         let off = TextLayoutEngine(fonts: sharedEngine.fonts, shapeCacheEntries: 0)
-        #expect(try off.restoreKeptWords(first.keptWordsFile(stamp: Self.stamp), stamp: Self.stamp).kept == 0)
+        #expect(try off.restoreShapeCacheFile(first.shapeCacheFile(stamp: Self.stamp), stamp: Self.stamp).kept == 0)
         #expect(off.shapeCache.count == 0)
     }
 
@@ -72,7 +72,7 @@ struct KeptWordsTests {
         let engine = TextLayoutEngine(fonts: sharedEngine.fonts, shapeCacheEntries: 100)
         _ = try engine.layout(request("Hello world", "en"))
         #expect(engine.shapeCache.count == 2)
-        return engine.keptWordsFile(stamp: Self.stamp)
+        return engine.shapeCacheFile(stamp: Self.stamp)
     }
 
     /// `file` with its checksum made right again after a change.
@@ -81,10 +81,10 @@ struct KeptWordsTests {
         return Array(file.dropLast(8)) + (0..<8).map { UInt8(truncatingIfNeeded: h >> UInt64(8 * $0)) }
     }
 
-    func restoring(_ file: [UInt8], stamp: String = KeptWordsTests.stamp) -> (KeptWordsError?, Int) {
+    func restoring(_ file: [UInt8], stamp: String = ShapeCacheFileTests.stamp) -> (ShapeCacheFileError?, Int) {
         let engine = TextLayoutEngine(fonts: sharedEngine.fonts, shapeCacheEntries: 100)
         do {
-            _ = try engine.restoreKeptWords(file, stamp: stamp)
+            _ = try engine.restoreShapeCacheFile(file, stamp: stamp)
             return (nil, engine.shapeCache.count)
         } catch {
             return (error, engine.shapeCache.count)
@@ -104,7 +104,7 @@ struct KeptWordsTests {
             let (error, kept) = restoring(changed)
             #expect(error != nil && kept == 0, "byte \(at) changed")
         }
-        #expect(restoring(Array("not a kept-words file at all".utf8)).0 == .notAKeptWordsFile)
+        #expect(restoring(Array("not a kept-words file at all".utf8)).0 == .notAShapeCacheFile)
         // Resealed, a value no layoutd writes: a glyph outside its face, a cluster outside its
         // word, bytes past the last word. (The last 28 bytes: the last glyph's id, cluster,
         // advance, offsets, then the checksum.)
