@@ -109,7 +109,7 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(
-            name: "LayoutEngineTests", dependencies: ["LayoutEngine"],
+            name: "LayoutEngineTests", dependencies: ["LayoutEngine"], exclude: ["Data"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "GlyphRasterTests", dependencies: ["GlyphRaster"],
