@@ -33,6 +33,9 @@ final class RetainedLayout: Sendable {
          fontFingerprint: String) {
         self.fontFingerprint = fontFingerprint
         self.params = params
+        var built = built
+        // The text's grapheme boundaries served the layout; the retained request need not hold them.
+        built.request.graphemes = nil
         self.built = built
         self.layout = layout
         self.detail = detail

@@ -135,3 +135,23 @@ struct TestAttributes: SpanAttributeSet, Equatable {
         #expect(layout.rects(1, 2).first?.height == line.height)
     }
 }
+
+@Suite struct HandedGraphemesTests {
+    /// Graphemes found once for the whole text (as `AttributedText` finds them) and handed to
+    /// the layout give every paragraph the same clusters as finding them per paragraph.
+    @Test func aLayoutWithTheTextsGraphemesIsTheSame() throws {
+        let text = utf16("Caf\u{E9} e\u{301}t\u{E9}\r\n\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467} family\u{2029}"
+                         + "\u{1F1EF}\u{1F1F5}\u{1F1FA}\u{1F1F8} flags\n\n\u{915}\u{94D}\u{937} last")
+        var attributed = AttributedText<TestAttributes>(text: text, maxLength: 1000)
+        _ = try attributed.snapped(0, 1)
+        var request = LayoutRequest(text: text, width: 80, font: FontDescriptor(family: "Noto Sans", size: 16), detail: .glyphs)
+        request.keepsGeometry = true
+        let plain = try sharedEngine.layout(request)
+        request.graphemes = attributed.graphemes
+        #expect(request.graphemes?.last == Int32(text.count))
+        let handed = try sharedEngine.layout(request)
+        #expect(handed.lines == plain.lines)
+        #expect(handed.boundaryKinds == plain.boundaryKinds)
+        #expect(handed.positions == plain.positions)
+    }
+}
