@@ -130,8 +130,18 @@ struct LayoutPass {
             let slots = slotsForBand(y: &y, height: estimate, lead: lead, rtl: p.isRTL, em: request.styles[0].font.size)
             var band = 0.0
             for slot in slots {
-                let line = try nextLine(p, in: slot, lead: lead, y: y, cursor: &cursor, filler: &filler, final: &final,
-                                        hyphenWidth: hyphenWidth, walk: walk)
+                let tabOrigin = p.isRTL ? (boxRight.map { $0 - (slot.x + (slot.width ?? 0)) } ?? lead) : slot.x - boxLeft
+                // As much as fits from the cursor (measured here, where the closure borrows the
+                // paragraph in place: passed on, it would be copied for every measure).
+                var end = cursor.start
+                if cursor.start < p.count {
+                    end = try filler.nextLine(from: cursor.start, maxWidth: style.wrap == .none ? nil : slot.width) { s, e in
+                        context.lineWidth(p, prefix: p.prefix, s, e, tabOrigin: tabOrigin, hyphenWidth: hyphenWidth, walk: walk)
+                    }
+                    if end <= cursor.start { end = p.count }   // defensive: a line always moves on
+                }
+                let line = try assembleNextLine(p, upTo: end, in: slot, tabOrigin: tabOrigin, y: y, cursor: &cursor,
+                                                final: &final, hyphenWidth: hyphenWidth)
                 append(line, paragraph: index, lead: lead)
                 band = max(band, line.box.height)
                 let isLast = line.box.endsParagraph
@@ -159,23 +169,13 @@ struct LayoutPass {
         var firstLine = true
     }
 
-    /// The paragraph's next line in `slot`: as much as fits from the cursor (a line always
-    /// moves on), assembled at `y`; its paragraph's last owns the paragraph's separator.
-    mutating func nextLine(_ p: ShapedParagraph, in slot: LineSlot, lead: Double, y: Double, cursor: inout LineCursor,
-                           filler: inout LineFiller, final: inout [Double], hyphenWidth: Double,
-                           walk: TabWalk?) throws -> AssembledLine {
-        let tabOrigin = p.isRTL ? (boxRight.map { $0 - (slot.x + (slot.width ?? 0)) } ?? lead) : slot.x - boxLeft
+    /// The paragraph's next line, from the cursor to `end`, assembled in `slot` at `y`; the
+    /// paragraph's last line owns its separator. At the content's end, the empty line a
+    /// closing line separator opens.
+    mutating func assembleNextLine(_ p: ShapedParagraph, upTo end: Int, in slot: LineSlot, tabOrigin: Double, y: Double,
+                                   cursor: inout LineCursor, final: inout [Double], hyphenWidth: Double) throws -> AssembledLine {
         let start = cursor.start
-        var end: Int
-        if start < p.count {
-            end = try filler.nextLine(from: start, maxWidth: request.paragraph.wrap == .none ? nil : slot.width) { s, e in
-                context.lineWidth(p, prefix: p.prefix, s, e, tabOrigin: tabOrigin, hyphenWidth: hyphenWidth, walk: walk)
-            }
-            if end <= start { end = p.count }   // defensive: a line always moves on
-        } else {
-            end = start
-            cursor.trailingEmptyLine = false
-        }
+        if start >= p.count { cursor.trailingEmptyLine = false }
         let isLast = end >= p.count && !cursor.trailingEmptyLine
         var line = try context.assembleLine(p, start, end, slot: slot, tabOrigin: tabOrigin,
                                             isLastOfParagraph: isLast, y: y, final: &final,
