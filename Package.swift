@@ -3,7 +3,7 @@
 //
 // Layers, imports pointing one way:
 //   C modules (CFontconfig, CFreeType, CHarfBuzz, CICUShim; CZlib and CPNG for the server's images)
-//     → LayoutEngine (fonts, analysis, shaping, breaking, lines, geometry)
+//     → LayoutEngine (fonts, analysis, shaping, lines, queries, reuse); GlyphRaster (FreeType, for rendering)
 //     → LayoutProtocol (JSON, JSON-RPC, parameter and result types; no engine, no C)
 //     → LayoutTransport (sockets, line framing; no engine)
 //     → LayoutServer (dispatch, caches; joins engine and protocol)
@@ -26,7 +26,7 @@ let package = Package(
         .systemLibrary(
             name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig",
             providers: [.apt(["libfontconfig-dev"])]),
-        // FreeType is declared for the rasterizing `render` path; the engine shapes with
+        // FreeType is for the rasterizing `render` path (GlyphRaster); the engine shapes with
         // HarfBuzz's own OpenType functions and needs no FreeType face.
         .systemLibrary(
             name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
@@ -56,7 +56,12 @@ let package = Package(
         // MARK: Engine
         .target(
             name: "LayoutEngine",
-            dependencies: ["CFontconfig", "CFreeType", "CHarfBuzz", "CICUShim"],
+            dependencies: ["CFontconfig", "CHarfBuzz", "CICUShim"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+
+        // MARK: Glyph rasterizing (FreeType), used only by rendering
+        .target(
+            name: "GlyphRaster", dependencies: ["CFreeType"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: Protocol types, transport, server
@@ -66,12 +71,12 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(
             name: "LayoutServer",
-            dependencies: ["LayoutEngine", "LayoutProtocol", "LayoutTransport", "CLayoutPlugin", "CPluginGuard", "CZlib", "CPNG"],
+            dependencies: ["LayoutEngine", "GlyphRaster", "LayoutProtocol", "LayoutTransport", "CLayoutPlugin", "CPluginGuard", "CZlib", "CPNG"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: Executables
         .executableTarget(
-            name: "layoutd", dependencies: ["LayoutServer", "LayoutEngine", "LayoutProtocol", "LayoutTransport"],
+            name: "layoutd", dependencies: ["LayoutServer", "LayoutEngine", "GlyphRaster", "LayoutProtocol", "LayoutTransport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "layoutctl", dependencies: ["LayoutProtocol", "LayoutTransport"],
@@ -104,7 +109,10 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(
-            name: "LayoutEngineTests", dependencies: ["LayoutEngine"],
+            name: "LayoutEngineTests", dependencies: ["LayoutEngine"], exclude: ["Data"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        .testTarget(
+            name: "GlyphRasterTests", dependencies: ["GlyphRaster"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "LayoutProtocolTests", dependencies: ["LayoutProtocol", "LayoutTransport"],

@@ -16,6 +16,7 @@
 // per request that is not a notification), with the request's id, exactly one of `result` or
 // `error`, an integer `code` and a string `message`; no `-32603` internal error; a `layout`
 // result that is not truncated has lines that cover the text contiguously, with finite numbers.
+import GlyphRaster
 import LayoutEngine
 import LayoutProtocol
 import LayoutServer

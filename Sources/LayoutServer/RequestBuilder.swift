@@ -41,6 +41,12 @@ struct RegionSpan {
     }
 }
 
+extension SpanAttributes: SpanAttributeSet {
+    /// Attributes compose alike exactly when they read alike as JSON.
+    public var identity: String { JSONWriter.string(json) }
+    public var isInlineObject: Bool { attachment != nil }
+}
+
 extension LayoutService {
     /// Builds the engine request for validated params. Fails with -32602 naming the field
     /// for span offsets past the end of the text or text over the length limit.
@@ -54,98 +60,35 @@ extension LayoutService {
         let text: [UInt16]
         if let utf16Text { text = utf16Text } else { text = try requestText(units: p.textUnits, text: p.text) }
         let mapping = OffsetMapping(text: text, encoding: session.offsetEncoding.engineEncoding)
-        let scale = p.scale
-        let baseFont = FontDescriptor(
-            family: p.font.family ?? configuration.defaultFamily, size: (p.font.size ?? configuration.defaultSize) * scale,
-            weight: p.font.weight ?? 400, style: p.font.style.flatMap(FontDescriptor.Style.init(rawValue:)) ?? .normal,
-            features: p.font.features.map { FontFeature(tag: $0.tag, value: UInt32($0.value)) },
-            variations: p.font.variations.map { FontVariation(tag: $0.tag, value: $0.value) })
-
-        // Spans: to UTF-16, edges snapped outward to grapheme clusters.
-        var spans: [(start: Int, end: Int, attributes: SpanAttributes)] = []
-        let given = utf16Spans ?? []
-        var graphemeList: [Int]?
+        var attributed = AttributedText<SpanAttributes>(text: text, maxLength: engine.maxTextLength)
         func snapped(_ start: Int, _ end: Int) throws(RPCError) -> (Int, Int) {
-            if graphemeList == nil {
-                do { graphemeList = try engine.boundaries(.grapheme, of: text) } catch { throw Self.rpcError(error) }
-            }
-            let graphemes = graphemeList!
-            return (graphemes[max(0, graphemes.partitionPoint { $0 <= start } - 1)],
-                    graphemes[min(graphemes.count - 1, graphemes.partitionPoint { $0 < end })])
+            do { return try attributed.snapped(start, end) } catch { throw Self.rpcError(error) }
         }
-        if utf16Spans != nil {
-            for span in given {
-                let (start, end) = try snapped(min(span.start, text.count), min(span.end, text.count))
-                spans.append((start, end, span.attributes))
-            }
-        } else {
-            for (i, span) in p.spans.enumerated() {
-                guard span.end <= mapping.length else {
-                    throw .invalidParams(field: "spans[\(i)].end",
-                                         "is past the end of the text (\(mapping.length) \(session.offsetEncoding.unitName))")
-                }
-                let (start, end) = try snapped(mapping.utf16Offset(span.start), mapping.utf16Offset(span.end, roundingUp: true))
-                spans.append((start, end, span.attributes))
-            }
-        }
-
+        let spans = try snappedSpans(p, utf16Spans: utf16Spans, textLength: text.count, mapping: mapping, session: session,
+                                     snapped: snapped)
         // Plugins: attachment providers make inline objects (under the client's spans, which
         // compose over them), link detectors make regions.
         let plugged = try pluginSpans(p, text: text, userSpans: spans, detect: detect, warnings: &warnings,
                                       snapped: { (a: Int, b: Int) throws(RPCError) in try snapped(a, b) })
         let composedSpans = plugged.attachments + spans
-
-        // Composition: each stretch between span edges gets the attributes of the spans over
-        // it, later spans winning; equal results share a style.
-        var styles: [SpanAttributes] = [SpanAttributes()]
-        // (Keyed by their JSON; made when the first span needs it, as most requests have none.)
-        var styleKeys: [String: Int] = [:]
-        func styleNumber(_ attributes: SpanAttributes) -> Int {
-            if styleKeys.isEmpty { styleKeys[JSONWriter.string(SpanAttributes().json)] = 0 }
-            let key = JSONWriter.string(attributes.json)
-            if let known = styleKeys[key] { return known }
-            styles.append(attributes)
-            styleKeys[key] = styles.count - 1
-            return styles.count - 1
-        }
-        var styleRuns = [StyleRun(start: 0, style: 0)]
-        if !composedSpans.isEmpty {
-            let spans = composedSpans
-            var edges: [(offset: Int, span: Int, opens: Bool)] = []
-            edges.reserveCapacity(spans.count * 2)
-            for (i, s) in spans.enumerated() where s.end > s.start {
-                edges.append((s.start, i, true))
-                edges.append((s.end, i, false))
-            }
-            edges.sort { $0.offset < $1.offset }
-            var active: Set<Int> = []
-            var e = 0
-            while e < edges.count {
-                let offset = edges[e].offset
-                while e < edges.count, edges[e].offset == offset {
-                    if edges[e].opens { active.insert(edges[e].span) } else { active.remove(edges[e].span) }
-                    e += 1
-                }
-                // Composition costs the number of spans over a place: bound it.
-                guard active.count <= LayoutParams.maxOverlappingSpans else {
-                    throw .invalidParams(field: "spans", "has more than \(LayoutParams.maxOverlappingSpans) spans over one place (offset \(mapping.convert(offset)))")
-                }
-                var composed = SpanAttributes()
-                for i in active.sorted() { composed = spans[i].attributes.applied(over: composed) }
-                let style = styleNumber(composed)
-                if styleRuns.last?.start == offset { styleRuns.removeLast() }
-                // Each attachment is its own object: never merged with a neighbour of its style.
-                if styleRuns.last?.style != style || composed.attachment != nil {
-                    styleRuns.append(StyleRun(start: offset, style: style))
-                }
+        var composed: ComposedStyles<SpanAttributes>
+        do {
+            composed = try ComposedStyles(composedSpans.map { AttributedSpan(start: $0.start, end: $0.end, attributes: $0.attributes) },
+                                          maxOverlapping: LayoutParams.maxOverlappingSpans)
+        } catch {
+            switch error {
+            case .tooManyOverlappingSpans(let offset, let limit):
+                throw .invalidParams(field: "spans", "has more than \(limit) spans over one place (offset \(mapping.convert(offset)))")
             }
         }
         let truncation = p.paragraph.truncation
-        let tokenStyle = truncation.style.map { styleNumber($0) } ?? 0
+        let tokenStyle = truncation.style.map { composed.styleNumber($0) } ?? 0
 
         var request = LayoutRequest(text: text, width: p.width, language: p.language ?? "", detail: detail)
-        request.styles = styles.map { engineStyle($0, base: baseFont, scale: scale) }
-        request.styleRuns = styleRuns
+        let scale = p.scale, baseFont = baseFont(p.font, scale: scale)
+        request.styles = composed.styles.map { SpanStyle(styleOverrides($0, scale: scale), over: baseFont) }
+        request.styleRuns = composed.styleRuns
+        request.graphemes = attributed.graphemes
         request.paragraph = paragraphStyle(p.paragraph, scale: scale)
         request.insets = EdgeInsets(top: p.insets.top, left: p.insets.left, bottom: p.insets.bottom, right: p.insets.right)
         request.exclusions = p.exclusions.map { Rect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
@@ -156,26 +99,60 @@ extension LayoutService {
         var regionSpans = composedSpans.flatMap(RegionSpan.of)
         regionSpans += plugged.links.map { RegionSpan(kind: $0.kind, start: $0.start, end: $0.end, value: $0.value) }
         request.keepsGeometry = detail != .lines || !regionSpans.isEmpty || request.maxLines != nil || p.decorations != nil
-        return BuiltRequest(request: request, mapping: mapping, styles: styles, regionSpans: regionSpans,
+        return BuiltRequest(request: request, mapping: mapping, styles: composed.styles, regionSpans: regionSpans,
                             token: truncation.token, spans: spans, warnings: warnings)
     }
 
-    /// The engine's part of composed attributes: the font over the base font, letter spacing
-    /// and baseline offset, scaled.
-    private func engineStyle(_ a: SpanAttributes, base: FontDescriptor, scale: Double) -> SpanStyle {
-        var font = base
-        if let f = a.font {
-            if let v = f.family { font.family = v }
-            if let v = f.size { font.size = v * scale }
-            if let v = f.weight { font.weight = v }
-            if let v = f.style, let s = FontDescriptor.Style(rawValue: v) { font.style = s }
-            if !f.features.isEmpty { font.features = f.features.map { FontFeature(tag: $0.tag, value: UInt32($0.value)) } }
-            if !f.variations.isEmpty { font.variations = f.variations.map { FontVariation(tag: $0.tag, value: $0.value) } }
+    /// The client's spans in UTF-16 (`utf16Spans`, after edits, else `p.spans` converted
+    /// from the connection's encoding), snapped to grapheme clusters.
+    private func snappedSpans(_ p: LayoutParams, utf16Spans: [(start: Int, end: Int, attributes: SpanAttributes)]?,
+                              textLength: Int, mapping: OffsetMapping, session: Session,
+                              snapped: (Int, Int) throws(RPCError) -> (Int, Int))
+        throws(RPCError) -> [(start: Int, end: Int, attributes: SpanAttributes)] {
+        var spans: [(start: Int, end: Int, attributes: SpanAttributes)] = []
+        if let utf16Spans {
+            for span in utf16Spans {
+                let (start, end) = try snapped(min(span.start, textLength), min(span.end, textLength))
+                spans.append((start, end, span.attributes))
+            }
+            return spans
         }
-        return SpanStyle(font: font, letterSpacing: (a.letterSpacing ?? 0) * scale,
-                         baselineOffset: (a.baselineOffset ?? 0) * scale,
-                         attachment: a.attachment.map { Attachment(width: $0.width * scale, ascent: $0.ascent * scale,
-                                                                   descent: $0.descent * scale) })
+        for (i, span) in p.spans.enumerated() {
+            guard span.end <= mapping.length else {
+                throw .invalidParams(field: "spans[\(i)].end",
+                                     "is past the end of the text (\(mapping.length) \(session.offsetEncoding.unitName))")
+            }
+            let (start, end) = try snapped(mapping.utf16Offset(span.start), mapping.utf16Offset(span.end, roundingUp: true))
+            spans.append((start, end, span.attributes))
+        }
+        return spans
+    }
+
+    /// The request's base font, its size scaled.
+    private func baseFont(_ f: FontSpec, scale: Double) -> FontDescriptor {
+        FontDescriptor(
+            family: f.family ?? configuration.defaultFamily, size: (f.size ?? configuration.defaultSize) * scale,
+            weight: f.weight ?? 400, style: f.style.flatMap(FontDescriptor.Style.init(rawValue:)) ?? .normal,
+            features: f.features.map { FontFeature(tag: $0.tag, value: UInt32($0.value)) },
+            variations: f.variations.map { FontVariation(tag: $0.tag, value: $0.value) })
+    }
+
+    /// The engine's part of composed attributes, scaled: the font fields they set, letter
+    /// spacing, baseline offset and an inline object's size.
+    private func styleOverrides(_ a: SpanAttributes, scale: Double) -> StyleOverrides {
+        var o = StyleOverrides()
+        if let f = a.font {
+            o.family = f.family
+            o.size = f.size.map { $0 * scale }
+            o.weight = f.weight
+            o.style = f.style.flatMap(FontDescriptor.Style.init(rawValue:))
+            o.features = f.features.map { FontFeature(tag: $0.tag, value: UInt32($0.value)) }
+            o.variations = f.variations.map { FontVariation(tag: $0.tag, value: $0.value) }
+        }
+        o.letterSpacing = (a.letterSpacing ?? 0) * scale
+        o.baselineOffset = (a.baselineOffset ?? 0) * scale
+        o.attachment = a.attachment.map { Attachment(width: $0.width * scale, ascent: $0.ascent * scale, descent: $0.descent * scale) }
+        return o
     }
 
     /// The engine's paragraph style, lengths scaled.

@@ -33,25 +33,17 @@ final class RetainedLayout: Sendable {
          fontFingerprint: String) {
         self.fontFingerprint = fontFingerprint
         self.params = params
+        var built = built
+        // The text's grapheme boundaries served the layout; the retained request need not hold them.
+        built.request.graphemes = nil
         self.built = built
         self.layout = layout
         self.detail = detail
         var regions: [Region] = []
         for span in built.regionSpans {
-            var rects = layout.rects(span.start, span.end)
-            if span.kind == "attachment" {
-                // The object's own box: its width, from its ascent above the baseline to its
-                // descent below.
-                let style = built.request.styles[built.request.styleRuns.last { $0.start <= span.start }?.style ?? 0]
-                if let object = style.attachment {
-                    rects = rects.map { rect in
-                        let i = layout.lines.partitionPoint { $0.y + 1e-9 < rect.y }
-                        let line = i < layout.lines.count ? layout.lines[i] : nil
-                        let baseline = (line?.baseline ?? rect.maxY) - style.baselineOffset
-                        return Rect(x: rect.x, y: baseline - object.ascent, width: rect.width, height: object.ascent + object.descent)
-                    }
-                }
-            }
+            // An inline object's region is the object's own box (the engine's region geometry).
+            let objectStyle = span.kind == "attachment" ? built.request.style(at: span.start) : nil
+            let rects = layout.regionRects(span.start, span.end, objectStyle: objectStyle)
             if !rects.isEmpty {
                 regions.append(Region(kind: span.kind, start: span.start, end: span.end, value: span.value, rects: rects,
                                       enabled: span.enabled))

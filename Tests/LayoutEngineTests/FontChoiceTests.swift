@@ -30,7 +30,7 @@ struct FontChoiceTests {
 
     /// The face of the shaped run holding each cluster, as `layout` shapes it.
     func shaped(_ request: LayoutRequest) throws -> [Int: FontFace] {
-        var context = ParagraphContext(engine: sharedEngine, request: request)
+        var context = RequestContext(engine: sharedEngine, request: request)
         var faces: [Int: FontFace] = [:]
         try request.text.withUnsafeBufferPointer { whole in
             for range in paragraphRanges(whole) where range.contentEnd > range.start {

@@ -144,7 +144,7 @@ struct ShapeCacheTests {
         #expect(small.shapeCache.count > 0)
     }
 
-    /// Eviction moves the kept words' glyphs and long texts together in the shard's stores:
+    /// Eviction moves the saved words' glyphs and long texts together in the shard's stores:
     /// after many rounds of it, every word still kept gives back exactly its own glyphs (long
     /// words, kept in the text store, too), and the shard stays within its capacity.
     @Test func evictionKeepsEachWordsOwnGlyphs() throws {

@@ -171,7 +171,7 @@ extension TextTests {
             let text = (0..<Int(random.next() % 30)).map { _ in pool[Int(random.next() % UInt64(pool.count))] }
             let expected = hangingSpaceStarts(unitByUnit: text)
             guard !text.isEmpty else { continue }
-            var context = ParagraphContext(engine: sharedEngine, request: LayoutRequest(text: text, width: 100))
+            var context = RequestContext(engine: sharedEngine, request: LayoutRequest(text: text, width: 100))
             let shaped = try text.withUnsafeBufferPointer {
                 try context.shape($0, ParagraphRange(start: 0, contentEnd: text.count, end: text.count))
             }

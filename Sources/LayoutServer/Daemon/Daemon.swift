@@ -1,4 +1,5 @@
 import Dispatch
+import GlyphRaster
 import LayoutEngine
 import LayoutProtocol
 import LayoutTransport
@@ -95,7 +96,7 @@ public final class Daemon: Sendable {
         let service = LayoutService(engine: engine, configuration: configuration, reloader: reloadEngine,
                                     plugins: plugins, pluginLoader: loadPlugins)
         // The words a previous run shaped, before the first request.
-        if let file = configuration.shapeCacheFile { service.restoreKeptWords(from: file) }
+        if let file = configuration.shapeCacheFile { service.restoreShapeCacheFile(from: file) }
         let server = Server(service: service)
         DaemonSignals(signals: signals, service: service, server: server, socketFile: socketFile).start()
         Systemd.startWatchdog()
@@ -106,7 +107,7 @@ public final class Daemon: Sendable {
         // Fonts are warm and the listener is live: ready.
         Systemd.notify("READY=1\nSTATUS=listening on \(path), \(fonts.fontCount) font faces, \(plugins.plugins.count) plugins")
         if configuration.shapeCacheFile != nil, configuration.shapeCacheWriteSeconds > 0 {
-            service.startWritingKeptWords(every: configuration.shapeCacheWriteSeconds)
+            service.startWritingShapeCacheFile(every: configuration.shapeCacheWriteSeconds)
         }
         server.serve(listener: listener)
         // Stopped by SIGTERM: the signal thread drains and exits.

@@ -71,7 +71,7 @@ struct DaemonSignals: Sendable {
         if !server.drain(seconds: seconds) {
             Log.warning("requests still running after \(seconds) s; exiting")
         }
-        if let file = service.configuration.shapeCacheFile { service.saveKeptWords(to: file, final: true) }
+        if let file = service.configuration.shapeCacheFile { service.saveShapeCacheFile(to: file, final: true) }
         exit(0)
     }
 }

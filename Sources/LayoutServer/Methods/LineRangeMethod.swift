@@ -16,22 +16,10 @@ enum LineRangeMethod: Method {
             throw RPCError(.internalError, "internal error: no lines")
         }
         let line = retained.layout.lines[l]
-        let paragraph = paragraphAround(line.start, line.end, in: retained.text)
+        let paragraph = paragraphBounds(around: line.start, line.end, in: retained.text)
         let mapping = retained.mapping(context.session.offsetEncoding)
         return LineRangeResult(line: RangeResult(start: mapping.convert(line.start), end: mapping.convert(line.end)), index: l,
-                               paragraph: RangeResult(start: mapping.convert(paragraph.lowerBound),
-                                                      end: mapping.convert(paragraph.upperBound)))
-    }
-
-    /// From after the separator before `start` to past the one ending the paragraph at or
-    /// after `end` (a CR LF pair counts as one).
-    static func paragraphAround(_ start: Int, _ end: Int, in text: [UInt16]) -> Range<Int> {
-        func isSeparator(_ u: UInt16) -> Bool { u == 0x0A || u == 0x0D || u == 0x85 || u == 0x2029 }
-        var ps = start
-        while ps > 0, !isSeparator(text[ps - 1]) { ps -= 1 }
-        var pe = end
-        while pe < text.count, pe > 0, !isSeparator(text[pe - 1]) { pe += 1 }
-        if pe < text.count, pe > 0, text[pe - 1] == 0x0D, text[pe] == 0x0A { pe += 1 }
-        return ps..<pe
+                               paragraph: RangeResult(start: mapping.convert(paragraph.start),
+                                                      end: mapping.convert(paragraph.end)))
     }
 }

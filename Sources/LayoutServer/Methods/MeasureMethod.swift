@@ -15,7 +15,7 @@ enum MeasureMethod: Method {
         built.request.shouldStop = service.stopCheck(session)
         let engine = service.engine
         let layout: TextLayout
-        do { layout = try engine.layout(built.request, leftovers: session.leftovers) } catch { throw LayoutService.rpcError(error) }
+        do { layout = try engine.layout(built.request, deferredRelease: session.deferredRelease) } catch { throw LayoutService.rpcError(error) }
         return MeasureResult(width: wire(layout.width), height: wire(layout.height), lineCount: layout.lines.count,
                              truncated: layout.truncated, fontFingerprint: engine.fonts.fingerprint)
     }

@@ -1,4 +1,5 @@
 import CLayoutPlugin
+import GlyphRaster
 import LayoutEngine
 import LayoutProtocol
 import Synchronization

@@ -1,3 +1,4 @@
+import GlyphRaster
 import LayoutEngine
 import LayoutProtocol
 #if canImport(Glibc)

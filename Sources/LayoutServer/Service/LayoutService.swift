@@ -53,7 +53,7 @@ public final class LayoutService: Sendable {
             throw RPCError(.serverError, "reload failed, the previous configuration stays: \(error)")
         }
         // Words shaped with the same fonts shape the same: the new engine starts with them.
-        Self.carryKeptWords(from: engine, to: made.0)
+        Self.carryShapeCache(from: engine, to: made.0)
         if let pluginLoader {
             let fresh = pluginLoader(made.1)
             pluginSet.withLock { $0 = fresh }
@@ -96,7 +96,7 @@ public final class LayoutService: Sendable {
         built.request.previous = previous?.layout.reusable
         let engine = self.engine
         let layout: TextLayout
-        do { layout = try engine.layout(built.request, leftovers: session.leftovers) } catch { throw Self.rpcError(error) }
+        do { layout = try engine.layout(built.request, deferredRelease: session.deferredRelease) } catch { throw Self.rpcError(error) }
         built.request.previous = nil   // taken over; keeping it would keep the layout before too
         return RetainedLayout(params: p, built: built, layout: layout, detail: detail, encoding: session.offsetEncoding,
                               fontFingerprint: engine.fonts.fingerprint)

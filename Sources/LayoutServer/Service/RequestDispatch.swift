@@ -9,7 +9,7 @@ extension LayoutService {
     /// worker before reading on (ordered), or run it as a job on a worker.
     ///
     /// A job's closure holds its request's session snapshot, and with it the request's
-    /// working data (`Session.leftovers`): whoever runs it should let go of the closure only
+    /// working data (`Session.deferredRelease`): whoever runs it should let go of the closure only
     /// after queueing its answer, so that the freeing comes after the answer is written.
     public enum Route {
         case reply([UInt8]?)

@@ -23,7 +23,7 @@ public final class Session: Sendable {
     /// request its retained layouts (`releaseAfterAnswer`), freed with the snapshot — which
     /// the job that runs the request holds until its answer is queued and written (see
     /// `Route`). Nil for a connection's session (it lives as long as the connection).
-    let leftovers: LayoutLeftovers?
+    let deferredRelease: DeferredRelease?
 
     public convenience init(notify: (@Sendable (JSONValue) -> Void)? = nil) {
         self.init(notify: notify, isWarmUp: false)
@@ -35,7 +35,7 @@ public final class Session: Sendable {
         self.deadline = nil
         self.owner = nil
         self.isWarmUp = isWarmUp
-        self.leftovers = nil
+        self.deferredRelease = nil
     }
 
     /// A connection-like session for the daemon's warm-up requests (not counted).
@@ -48,15 +48,15 @@ public final class Session: Sendable {
         self.deadline = deadline
         self.owner = owner
         self.isWarmUp = owner.isWarmUp
-        self.leftovers = LayoutLeftovers()
+        self.deferredRelease = DeferredRelease()
     }
 
     /// Keeps `object` until this request's snapshot is freed, after its answer is written,
     /// so that freeing it (a layout's lines and regions) does not delay the answer. On a
     /// connection's session, does nothing (the object is freed as usual).
-    /// At most `LayoutLeftovers.maxLayouts` are kept (a batch answers many layouts at once).
+    /// At most `DeferredRelease.maxLayouts` are kept (a batch answers many layouts at once).
     func releaseAfterAnswer(_ object: some AnyObject & Sendable) {
-        leftovers?.keep(object)
+        deferredRelease?.keep(object)
     }
 
     /// The encoding of offsets; setting it on a snapshot (an `initialize` inside a batch)

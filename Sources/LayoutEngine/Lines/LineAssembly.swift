@@ -1,0 +1,222 @@
+/// Where a line goes before alignment: the left edge of the space it may use and that
+/// space's width (nil: unbounded, as without a layout width).
+struct LineSlot: Equatable {
+    var x: Double
+    var width: Double?
+}
+
+/// A line put together, waiting for its final x: the slot it sits in and how it aligns there.
+struct AssembledLine {
+    enum Placement { case left, right, center }
+    var box: LineBox
+    var slot: LineSlot
+    var placement: Placement
+    /// The line's distance from its paragraph's leading edge (where tab stops count from).
+    var tabOrigin: Double
+    /// The x the runs' positions already include (0 until `finish` places the line).
+    var placedX: Double = 0
+}
+
+extension RequestContext {
+    /// The width of line `s..<e` of `p` as laid out with `advances`: hanging white space left
+    /// out, the hyphen a soft hyphen at its end shows, and each tab advancing to its stop.
+    /// `tabOrigin` is the line's distance from the paragraph's leading edge (tab stops count
+    /// from there). With `tabs`, each tab's advance is appended to it. With `walk`, the tabs
+    /// placed by an earlier call for the same line start are taken over: a line filler asking
+    /// for ends further and further on costs the line's tabs once, not once per end.
+    func lineWidth(_ p: ShapedParagraph, prefix: [Double], _ s: Int, _ e: Int,
+                   tabOrigin: Double, hyphenWidth: Double, tabs: UnsafeMutablePointer<[(Int, Double)]>? = nil,
+                   walk: TabWalk? = nil) -> Double {
+        let visibleEnd = max(s, Int(p.hangStart[e]))
+        let hyphen = e < p.count && p.softHyphenEnds.contains(e) ? hyphenWidth : 0
+        var ti = p.tabs.partitionPoint { $0 < s }
+        guard ti < p.tabs.count, p.tabs[ti] < visibleEnd else { return prefix[visibleEnd] - prefix[s] + hyphen }
+        var x = 0.0
+        var pos = s
+        if let walk, tabs == nil, let resumed = walk.resume(start: s, origin: tabOrigin, tabs: p.tabs, before: visibleEnd) {
+            (ti, x, pos) = resumed
+        }
+        while ti < p.tabs.count, p.tabs[ti] < visibleEnd {
+            let t = p.tabs[ti]
+            x += prefix[t] - prefix[pos]
+            let nextIsTab = ti + 1 < p.tabs.count && p.tabs[ti + 1] < visibleEnd
+            let segmentEnd = nextIsTab ? Int(p.tabs[ti + 1]) : visibleEnd
+            let advance = tabAdvance(p, prefix: prefix, tab: Int(t), segmentEnd: segmentEnd, at: tabOrigin + x)
+            tabs?.pointee.append((Int(t), advance))
+            x += advance
+            pos = Int(t) + 1
+            ti += 1
+            // The segment after this tab ends at the next tab whatever the line's end: the
+            // walk so far holds for any later end.
+            if nextIsTab { walk?.record(start: s, origin: tabOrigin, tab: ti, x: x, position: pos) }
+        }
+        return x + prefix[visibleEnd] - prefix[pos] + hyphen
+    }
+
+    /// How far the tab at `tab`, reached at `here` from the paragraph's leading edge, advances
+    /// to its stop: the first given stop past `here` (found by bisection: the stops are sorted),
+    /// else the next multiple of the default interval; aligned as the stop says on the text
+    /// up to `segmentEnd` (the next tab or the line's visible end).
+    func tabAdvance(_ p: ShapedParagraph, prefix: [Double], tab t: Int, segmentEnd: Int, at here: Double) -> Double {
+        let style = request.paragraph
+        let segment = prefix[segmentEnd] - prefix[t + 1]
+        let k = style.tabStops.partitionPoint { $0.location <= here + 1e-6 }
+        let stop = k < style.tabStops.count ? style.tabStops[k]
+            : TabStop(location: ((here / style.defaultTabInterval + 1e-9).rounded(.down) + 1) * style.defaultTabInterval)
+        let advance: Double
+        switch stop.alignment {
+        case .left: advance = stop.location - here
+        case .right: advance = stop.location - here - segment
+        case .center: advance = stop.location - here - segment / 2
+        case .decimal:
+            var point = segmentEnd
+            for i in (t + 1)..<segmentEnd where p.text[i] == 0x2E || p.text[i] == 0x2C { point = i; break }
+            advance = stop.location - here - (prefix[point] - prefix[t + 1])
+        }
+        return max(0, advance)
+    }
+
+    /// Puts line `ls..<le` of paragraph `p` together: tab advances, the soft hyphen, justified
+    /// spaces (written into `final`, the paragraph's advances as laid out), metrics from the
+    /// faces on the line, line height and baseline, and its runs in visual order.
+    mutating func assembleLine(_ p: ShapedParagraph, _ ls: Int, _ le: Int,
+                               slot: LineSlot, tabOrigin: Double, isLastOfParagraph: Bool, y: Double,
+                               final: inout [Double], hyphenWidth: Double, wantsRuns: Bool) throws -> AssembledLine {
+        let style = request.paragraph
+        let visibleEnd = max(ls, Int(p.hangStart[le]))
+        // Tabs, then the hyphen, then justification.
+        if !p.tabs.isEmpty {
+            var tabs: [(Int, Double)] = []
+            _ = lineWidth(p, prefix: p.prefix, ls, le, tabOrigin: tabOrigin, hyphenWidth: hyphenWidth, tabs: &tabs)
+            for (t, advance) in tabs { final[t] = advance }
+        }
+        let hyphenated = le < p.count && p.softHyphenEnds.contains(le)
+        if hyphenated { final[le - 1] = hyphenWidth }
+        var width = 0.0
+        for i in ls..<visibleEnd { width += final[i] }
+        if hyphenated, le - 1 >= visibleEnd { width += hyphenWidth }
+        let endsAtHardBreak = le > ls && isHardBreak(p.text[le - 1])
+        if style.align == .justify, let available = slot.width, !isLastOfParagraph, !endsAtHardBreak, width < available {
+            let spaces = (ls..<visibleEnd).filter { isStretchableSpace(p.text[$0]) }
+            if !spaces.isEmpty {
+                let extra = (available - width) / Double(spaces.count)
+                for s in spaces { final[s] += extra }
+                width = available
+            }
+        }
+
+        // Metrics from the runs the line touches, raised or lowered by their baseline offsets.
+        var metrics = LineMetrics.zero
+        var touched = false
+        for run in p.runs(overlapping: ls, le) {
+            metrics.formUnion(run.metrics(request.styles[run.styleIndex]))
+            touched = true
+        }
+        if !touched {
+            let base = request.styles[styleIndex(at: p.range.start + ls)]
+            metrics = try selector.primaryFace(base.font)?.metrics(size: base.font.size) ?? .zero
+        }
+        let natural = metrics.ascent + metrics.descent + metrics.lineGap
+        var height = natural * (style.lineHeightMultiple ?? 1)
+        if let minimum = style.minimumLineHeight { height = max(height, minimum) }
+        if let maximum = style.maximumLineHeight { height = min(height, maximum) }
+        // Extra (or missing) height splits evenly above and below; a line squeezed below its
+        // glyphs' height keeps its baseline inside the box (the glyphs overflow it).
+        let baseline = min(y + height, y + (height - metrics.ascent - metrics.descent) / 2 + metrics.ascent)
+
+        let rtl = p.isRTL
+        let placement: AssembledLine.Placement
+        switch style.align {
+        case .left: placement = .left
+        case .right: placement = .right
+        case .center: placement = .center
+        case .start, .justify: placement = rtl ? .right : .left
+        case .end: placement = rtl ? .left : .right
+        }
+        var box = LineBox(start: p.range.start + ls, end: p.range.start + le, x: 0, y: y, width: width, height: height,
+                          baseline: baseline, ascent: metrics.ascent, descent: metrics.descent, isRTL: rtl,
+                          hyphenated: hyphenated, showsToken: false, runs: [])
+        if wantsRuns {
+            box.runs = try visualRuns(p, ls, le, final: final, hyphenated: hyphenated)
+        }
+        return AssembledLine(box: box, slot: slot, placement: placement, tabOrigin: tabOrigin)
+    }
+
+    /// The runs of line `ls..<le`, left to right: each bidi visual run cut where shaped runs
+    /// (fonts) and styles change, with x from the line's left edge (trailing white space of a
+    /// right-to-left line sits left of it) and, with glyph detail, the glyphs.
+    mutating func visualRuns(_ p: ShapedParagraph, _ ls: Int, _ le: Int, final: [Double], hyphenated: Bool) throws -> [LineRun] {
+        guard le > ls else { return [] }
+        var local = [Double](repeating: 0, count: le - ls + 1)
+        for i in ls..<le { local[i - ls + 1] = local[i - ls] + final[i] }
+        let position = { (o: Int) in local[o - ls] }
+        let visibleEnd = max(ls, Int(p.hangStart[le]))
+        let hanging = position(le) - position(visibleEnd)
+        var x = p.isRTL ? -hanging : 0
+        var result: [LineRun] = []
+        let base = p.range.start
+        for visual in try p.bidi.visualRuns(ls, le) {
+            var pieces: [(run: Int, start: Int, end: Int)] = []
+            var r = p.runs.partitionPoint { $0.end <= visual.start }
+            while r < p.runs.count, p.runs[r].start < visual.end {
+                // Cut further where the style changes.
+                var a = max(visual.start, p.runs[r].start)
+                let b = min(visual.end, p.runs[r].end)
+                var s = request.styleRuns.partitionPoint { $0.start <= base + a }
+                while s < request.styleRuns.count, request.styleRuns[s].start < base + b {
+                    let cut = request.styleRuns[s].start - base
+                    if cut > a { pieces.append((r, a, cut)); a = cut }
+                    s += 1
+                }
+                pieces.append((r, a, b))
+                r += 1
+            }
+            if visual.isRTL { pieces.reverse() }
+            for piece in pieces {
+                let shaped = p.runs[piece.run]
+                let width = position(piece.end) - position(piece.start)
+                let styleIndex = styleIndex(at: base + piece.start)
+                var glyphs: [PositionedGlyph] = []
+                if request.detail == .glyphs {
+                    var lastCluster = -1
+                    for g in shaped.glyphs[shaped.glyphRange(piece.start, piece.end)] {
+                        let cluster = Int(g.cluster)
+                        var glyph = PositionedGlyph(id: g.id, cluster: base + cluster, advance: Double(g.advance),
+                                                    xOffset: Double(g.xOffset), yOffset: Double(g.yOffset))
+                        if cluster != lastCluster {
+                            // The cluster's first glyph carries what layout added to the
+                            // cluster: letter spacing, a tab's advance, justification.
+                            let shapedAdvance = shaped.glyphs[shaped.glyphRange(cluster, cluster + 1)].reduce(0.0) { $0 + Double($1.advance) }
+                            glyph.advance += final[cluster] - shapedAdvance
+                            if hyphenated, cluster == le - 1,
+                               let hyphen = hyphen(in: shaped.face, size: request.styles[shaped.styleIndex].font.size) {
+                                glyph.id = hyphen.glyph
+                            }
+                            lastCluster = cluster
+                        }
+                        glyphs.append(glyph)
+                    }
+                }
+                let font = fontNumber(shaped.face, style: request.styles[shaped.styleIndex])
+                let start = base + piece.start, end = base + piece.end
+                if var last = result.last, last.font == font, last.level == visual.level, last.style == styleIndex,
+                   !last.isToken, request.styles[shaped.styleIndex].attachment == nil, visual.isRTL ? last.start == end : last.end == start {
+                    // Same font, style and direction as the run before (only the script
+                    // changed): one run for the client.
+                    last.start = min(last.start, start)
+                    last.end = max(last.end, end)
+                    last.width += width
+                    last.glyphs += glyphs
+                    result[result.count - 1] = last
+                } else {
+                    result.append(LineRun(start: start, end: end, font: font, style: styleIndex, level: visual.level,
+                                          x: x, width: width, baselineOffset: request.styles[shaped.styleIndex].baselineOffset,
+                                          isToken: false, glyphs: glyphs))
+                }
+                x += width
+            }
+        }
+        return result
+    }
+}
+

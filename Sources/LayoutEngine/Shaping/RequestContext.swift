@@ -1,0 +1,92 @@
+import CHarfBuzz
+
+/// Per-request state reused across its paragraphs: font choice, a HarfBuzz buffer, the
+/// request's styles and their shaping features, and the table of fonts the result refers to.
+struct RequestContext {
+    let engine: TextLayoutEngine
+    let request: LayoutRequest
+    let shaping = ShapingBuffer()
+    let language: hb_language_t?
+    let locale: String
+    var selector: FontSelector
+    /// The HarfBuzz features of each style.
+    let features: [[hb_feature_t]]
+    /// Each style's shaping identity: equal for styles that shape alike (same font, letter
+    /// spacing and baseline offset), so runs split only where shaping must.
+    let shapingID: [Int]
+    /// Each style's family number in the selector, looked up on first use.
+    var styleFamily: [Int?]
+    /// The grapheme boundaries of the paragraph being shaped (words are cached only when they
+    /// split at one).
+    var currentGraphemes: [Int32] = []
+    /// The code units this request has seen take each fallback face, for the fast path
+    /// in `shape`.
+    var faceBits = FaceBits()
+    /// Whether each style is an inline object's (read per cluster; the style is not copied).
+    let isAttachmentStyle: [Bool]
+    /// Shape cache context numbers this request looked up, past the eight last used (a
+    /// table made only when a request has more than eight contexts).
+    var contextMemo: [ContextMemoKey: Int] = [:]
+    /// The eight context numbers last used, compared before hashing; and the slot the next
+    /// one replaces (moving the one there to `contextMemo`) once there are eight.
+    var recentContexts: [(key: ContextMemoKey, number: Int)] = []
+    var nextRecentContext = 0
+    /// Whether anything reads the shaped runs' glyphs: glyph or run detail, geometry kept
+    /// for queries, a layout kept for reuse or reusing one. Without, a word found in the
+    /// shape cache only adds its advances (`ShapeCache.addAdvances`) and runs keep no glyphs.
+    let needsGlyphs: Bool
+    /// Fonts the result's runs refer to, by index.
+    var fonts: [UsedFont] = []
+    var fontIndex: [UsedFont: Int] = [:]
+
+    init(engine: TextLayoutEngine, request: LayoutRequest) {
+        self.engine = engine
+        self.request = request
+        self.language = harfBuzzLanguage(request.language)
+        self.locale = icuLocale(request.language)
+        self.selector = FontSelector(fonts: engine.fonts, language: request.language)
+        self.features = request.styles.map(harfBuzzFeatures)
+        self.styleFamily = [Int?](repeating: nil, count: request.styles.count)
+        self.isAttachmentStyle = request.styles.map { $0.attachment != nil }
+        self.needsGlyphs = request.detail >= .runs || request.keepsGeometry || request.keepsReusable
+            || request.previous != nil
+        if request.styles.count == 1 {
+            self.shapingID = [0]   // (most requests: no table to hash the one style into)
+        } else {
+            var ids: [SpanStyle: Int] = [:]
+            self.shapingID = request.styles.map { style in
+                if let known = ids[style] { return known }
+                ids[style] = ids.count
+                return ids.count - 1
+            }
+        }
+    }
+
+    /// The index of `face` (at `style`'s size and axes) in the result's font table, adding
+    /// it on first use.
+    mutating func fontNumber(_ face: FontFace, style: SpanStyle) -> Int {
+        fontNumber(UsedFont(identity: face.identity, family: face.familyName, size: style.font.size,
+                            variations: face.effectiveVariations(style.font)))
+    }
+
+    /// The index of `used` in the result's font table, adding it on first use.
+    mutating func fontNumber(_ used: UsedFont) -> Int {
+        if let known = fontIndex[used] { return known }
+        fonts.append(used)
+        fontIndex[used] = fonts.count - 1
+        return fonts.count - 1
+    }
+
+    /// The style index at UTF-16 offset `offset` of the text (binary search in the runs).
+    func styleIndex(at offset: Int) -> Int {
+        let runs = request.styleRuns
+        let i = runs.partitionPoint { $0.start <= offset }
+        return i == 0 ? 0 : min(max(runs[i - 1].style, 0), request.styles.count - 1)
+    }
+
+    /// The hyphen a soft hyphen shows at a line's end: U+2010 HYPHEN, else U+002D, in `face`.
+    func hyphen(in face: FontFace?, size: Double) -> (glyph: UInt32, advance: Double)? {
+        guard let face else { return nil }
+        return face.advance(of: 0x2010, size: size) ?? face.advance(of: 0x2D, size: size)
+    }
+}
