@@ -3,7 +3,7 @@
 //
 // Layers, imports pointing one way:
 //   C modules (CFontconfig, CFreeType, CHarfBuzz, CICUShim; CZlib and CPNG for the server's images)
-//     → LayoutEngine (fonts, analysis, shaping, lines, queries, reuse); GlyphRaster (FreeType, for rendering)
+//     → LayoutEngine (fonts, analysis, shaping, lines, queries, reuse) → GlyphRaster (FreeType, for rendering only)
 //     → LayoutProtocol (JSON, JSON-RPC, parameter and result types; no engine, no C)
 //     → LayoutTransport (sockets, line framing; no engine)
 //     → LayoutServer (dispatch, caches; joins engine and protocol)
@@ -61,7 +61,7 @@ let package = Package(
 
         // MARK: Glyph rasterizing (FreeType), used only by rendering
         .target(
-            name: "GlyphRaster", dependencies: ["CFreeType"],
+            name: "GlyphRaster", dependencies: ["CFreeType", "LayoutEngine"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: Protocol types, transport, server

@@ -1,4 +1,5 @@
 import CFreeType
+import LayoutEngine
 import Synchronization
 
 // The glyph rasterizer for the `render` path: FreeType draws glyphs (coverage masks, color
