@@ -14,7 +14,7 @@ extension LayoutService {
     public enum Route {
         case reply([UInt8]?)
         /// `quick`: its work grows with the message alone, so a short one may be answered by
-        /// the event loop itself.
+        /// the event loop itself (`RequestScheduler` decides).
         case job(@Sendable () -> [UInt8]?, quick: Bool)
         /// Runs on a worker, but the connection's later messages wait until it is done.
         case ordered(@Sendable () -> [UInt8]?)

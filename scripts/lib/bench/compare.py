@@ -2,9 +2,10 @@
 checkout's release build ("before") on the corpus, parallel and streaming rows, side by side.
 
 Each build runs its own daemon, started with the same configuration and pinned fonts (this
-checkout's) and warmed with the corpus. Every row is measured in rounds, and each round
-measures after, then before (A, B, A, B, …), so that both are timed over the same stretches of
-the run: this machine's speed drifts for seconds at a time, and a ratio of two figures taken
+checkout's) and warmed with the corpus. Every row is measured in rounds, and the rounds
+take the two in turn, the order swapped every round (A B, B A, A B, …), so that both are timed
+over the same stretches of the run and neither always goes first (warming the cores, or finding
+them warm): this machine's speed drifts for seconds at a time, and a ratio of two figures taken
 next to each other carries where the figures themselves do not. Each build's figure is the mean
 of its rounds; the ratio is after/before per round, reported as the median of the rounds'
 ratios with their spread (min–max). The Pango reference is not run."""
@@ -78,9 +79,9 @@ def compare(run, after, before):
         for side in sides:
             corpus.warm(side.conn, run.corpus)
         for row, measure in ROWS:
-            step(f"compare: {row}, {run.passes} rounds of after then before")
+            step(f"compare: {row}, {run.passes} rounds of the two, the order swapped each round")
             for k in range(run.passes):
-                for side in sides:
+                for side in (sides if k % 2 == 0 else sides[::-1]):
                     side.record(row, measure(side, run, k))
     finally:
         for side in sides:
