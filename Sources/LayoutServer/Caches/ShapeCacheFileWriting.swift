@@ -30,24 +30,24 @@ extension LayoutService {
         do {
             bytes = try Files.read(path, limit: TextLayoutEngine.maxShapeCacheFileBytes)
         } catch let error as Errno where error.code == ENOENT {
-            Log.info("kept words: none yet at \(path) (written at a clean stop, and while running)")
+            Log.info("shape cache file: none yet at \(path) (written at a clean stop, and while running)")
             return
         } catch {
-            Log.warning("kept words: cannot read \(error); starting without them")
+            Log.warning("shape cache file: cannot read \(error); starting without it")
             return
         }
         do {
             let started = Statistics.now()
             let restored = try engine.restoreShapeCacheFile(bytes, stamp: Self.shapeCacheFileStamp)
             let milliseconds = millisecondsSince(started)
-            Log.info("kept words: \(restored.kept) read back from \(path) in \(milliseconds) ms"
+            Log.info("shape cache file: \(restored.kept) words read back from \(path) in \(milliseconds) ms"
                      + (restored.skipped > 0 ? " (\(restored.skipped) skipped: face gone or past the cache's size)" : ""))
         } catch {
             switch error {
             case .otherShaper, .fontsChanged:
-                Log.info("kept words at \(path) not used: \(error); starting without them")
+                Log.info("shape cache file \(path) not used: \(error); starting without them")
             case .notAShapeCacheFile, .damaged:
-                Log.warning("kept words at \(path) not used: \(error); starting without them (it is replaced at the next clean stop)")
+                Log.warning("shape cache file \(path) not used: \(error); starting without them (it is replaced at the next clean stop)")
             }
         }
     }
@@ -74,10 +74,10 @@ extension LayoutService {
                 try Files.replace(path, with: bytes)
                 state.written = version
                 let milliseconds = millisecondsSince(started)
-                let line = "kept words: \(engine.shapeCache.count) written to \(path) (\(bytes.count) bytes) in \(milliseconds) ms"
+                let line = "shape cache file: \(engine.shapeCache.count) words written to \(path) (\(bytes.count) bytes) in \(milliseconds) ms"
                 if final { Log.info(line) } else { Log.debug(line) }
             } catch {
-                Log.warning("kept words: cannot write \(error)")
+                Log.warning("shape cache file: cannot write \(error)")
             }
         }
     }
@@ -101,7 +101,7 @@ extension LayoutService {
                 }
             }
         } catch {
-            Log.warning("kept words: cannot start the thread that writes them: \(error)")
+            Log.warning("shape cache file: cannot start the thread that writes it: \(error)")
         }
     }
 

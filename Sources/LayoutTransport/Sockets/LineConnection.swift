@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// A connected stream socket speaking one JSON message per line: owns its descriptor.
-/// Blocking; used by clients (layoutctl, tests) and by the server's connection threads.
+/// Blocking; used by clients (layoutctl, the integration tests).
 /// Sends may come from any thread (a lock keeps whole lines together); receiving belongs to
 /// one thread.
 public final class LineConnection: @unchecked Sendable {

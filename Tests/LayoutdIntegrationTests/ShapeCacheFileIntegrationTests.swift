@@ -7,7 +7,7 @@ import LayoutProtocol
 /// the same without shaping a word; a damaged file or other fonts start it empty and are
 /// replaced at the next stop; `reload` carries the words over.
 @Suite("Kept words through the daemon")
-struct KeptWordsIntegrationTests {
+struct ShapeCacheFileIntegrationTests {
     /// A folder for a configuration naming `words` as the kept-words file (and `fonts`, the
     /// pinned fonts unless another fontconfig file is given).
     final class Setup {
@@ -53,7 +53,7 @@ struct KeptWordsIntegrationTests {
         #expect(!FileManager.default.fileExists(atPath: setup.wordsPath), "written at the stop, not before")
         first.process.terminate()
         first.process.waitUntilExit()
-        #expect(first.log.contains("kept words: \(count) written to \(setup.wordsPath)"), "\(first.log)")
+        #expect(first.log.contains("shape cache file: \(count) words written to \(setup.wordsPath)"), "\(first.log)")
         let attributes = try FileManager.default.attributesOfItem(atPath: setup.wordsPath)
         #expect((attributes[.posixPermissions] as? Int) == 0o600, "only the daemon's user reads the words of its text")
         first.stop()
@@ -63,7 +63,7 @@ struct KeptWordsIntegrationTests {
         client = try second.connect()
         let restored = try Self.shapedWords(client)
         #expect(restored?["restored"]?.intValue == count && restored?["count"]?.intValue == count, "\(String(describing: restored))")
-        #expect(second.log.contains("kept words: \(count) read back from \(setup.wordsPath) in "), "\(second.log)")
+        #expect(second.log.contains("shape cache file: \(count) words read back from \(setup.wordsPath) in "), "\(second.log)")
         let missesBefore = restored?["misses"]?.intValue ?? -1
         let again = try Self.layouts(client, paragraphs)
         for (p, (got, want)) in zip(paragraphs, zip(again, expected)) {
@@ -85,7 +85,7 @@ struct KeptWordsIntegrationTests {
         let daemon = try Daemon(configPath: setup.configPath)
         let client = try daemon.connect()
         #expect(try Self.shapedWords(client)?["restored"]?.intValue == 0)
-        #expect(daemon.log.contains("kept words at \(setup.wordsPath) not used: damaged"), "\(daemon.log)")
+        #expect(daemon.log.contains("shape cache file \(setup.wordsPath) not used: damaged"), "\(daemon.log)")
         let paragraphs = try Self.paragraphs()
         let expected = try Self.layouts(client, paragraphs)
         daemon.process.terminate()
