@@ -108,8 +108,12 @@ let package = Package(
             cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
 
         // MARK: Tests
+        // What the in-process test targets share: the repository's root, one engine on the pinned fonts.
+        .target(
+            name: "TestSupport", dependencies: ["LayoutEngine"], path: "Tests/TestSupport",
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
-            name: "LayoutEngineTests", dependencies: ["LayoutEngine"], exclude: ["Data"],
+            name: "LayoutEngineTests", dependencies: ["LayoutEngine", "TestSupport"], exclude: ["Data"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "GlyphRasterTests", dependencies: ["GlyphRaster"],
@@ -119,7 +123,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // The server in process: dispatch, methods, scheduling (no daemon started).
         .testTarget(
-            name: "LayoutServerTests", dependencies: ["LayoutServer", "LayoutEngine", "LayoutProtocol", "LayoutTransport"],
+            name: "LayoutServerTests", dependencies: ["LayoutServer", "LayoutEngine", "LayoutProtocol", "LayoutTransport", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // The transport in process: framing, the loop over a socketpair, deadlines.
         .testTarget(

@@ -1,21 +1,5 @@
 @testable import LayoutEngine
-
-/// The repository's root, from this file's path.
-let repositoryRoot: String = {
-    var path = #filePath
-    for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
-    return path
-}()
-
-/// One engine for all tests, on the pinned fonts (config/fonts.conf), so results do not
-/// depend on the machine's other fonts.
-let sharedEngine: TextLayoutEngine = {
-    do {
-        return TextLayoutEngine(fonts: try FontSystem(fontConfigPath: "\(repositoryRoot)/config/fonts.conf"))
-    } catch {
-        preconditionFailure("pinned fonts unavailable (run scripts/setup): \(error)")
-    }
-}()
+import TestSupport
 
 func utf16(_ s: String) -> [UInt16] { Array(s.utf16) }
 

@@ -1,22 +1,7 @@
 import LayoutEngine
 import LayoutProtocol
 @testable import LayoutServer
-
-/// The repository's root, from this file's path.
-let repositoryRoot: String = {
-    var path = #filePath
-    for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
-    return path
-}()
-
-/// One engine for all tests, on the pinned fonts (config/fonts.conf).
-let sharedEngine: TextLayoutEngine = {
-    do {
-        return TextLayoutEngine(fonts: try FontSystem(fontConfigPath: "\(repositoryRoot)/config/fonts.conf"))
-    } catch {
-        preconditionFailure("pinned fonts unavailable (run scripts/setup): \(error)")
-    }
-}()
+import TestSupport
 
 /// A service of its own (empty store and counters) on the shared engine, no plugins.
 func makeService(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) -> LayoutService {
