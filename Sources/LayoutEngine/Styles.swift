@@ -103,7 +103,7 @@ public struct Attachment: Hashable, Sendable {
 
 /// Where a style starts: from `start` (UTF-16) up to the next run's start, text has
 /// `styles[style]`. Runs are sorted, the first starts at 0; starts should be grapheme
-/// boundaries (the server snaps span edges outward).
+/// boundaries (`AttributedText.snapped` moves span edges outward to them).
 public struct StyleRun: Sendable, Equatable {
     public var start: Int
     public var style: Int

@@ -43,10 +43,10 @@ public final class TextLayoutEngine: Sendable {
         // (Anything left in `deferredRelease` points into the text: left only when it holds the text.)
         let leaving = deferredRelease?.hold(request.text) == true ? deferredRelease : nil
         return try request.text.withUnsafeBufferPointer { text in
-            var run = LayoutPass(engine: self, request: request, text: text)
-            run.deferredRelease = leaving
-            defer { leaving?.keep(run.context, textLength: text.count) }
-            return try run.layout()
+            var pass = LayoutPass(engine: self, request: request, text: text)
+            pass.deferredRelease = leaving
+            defer { leaving?.keep(pass.context, textLength: text.count) }
+            return try pass.layout()
         }
     }
 

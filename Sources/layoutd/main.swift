@@ -32,7 +32,6 @@ let usage = """
 
 func fail(_ message: String, status: Int32 = 1) -> Never { Daemon.fail(message, status: status) }
 
-func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 
 // MARK: Memory
 // Freed memory is kept for reuse (up to 64 MiB at the top of each of at most 4 malloc arenas;
@@ -42,7 +41,7 @@ func environment(_ name: String) -> String? { getenv(name).map { String(cString:
 // GLIBC_TUNABLES with malloc settings overrides this.
 // (mallopt is glibc's, not in Swift's Glibc module: found with dlsym; the option numbers
 // are <malloc.h>'s.)
-if environment("GLIBC_TUNABLES")?.contains("malloc") != true, let symbol = dlsym(nil, "mallopt") {
+if Daemon.environment("GLIBC_TUNABLES")?.contains("malloc") != true, let symbol = dlsym(nil, "mallopt") {
     let mallopt = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
     let arenaMax: Int32 = -8, mmapThreshold: Int32 = -3, trimThreshold: Int32 = -1
     _ = mallopt(arenaMax, 4)

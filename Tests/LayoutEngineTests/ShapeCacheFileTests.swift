@@ -105,7 +105,7 @@ struct ShapeCacheFileTests {
             let (error, kept) = restoring(changed)
             #expect(error != nil && kept == 0, "byte \(at) changed")
         }
-        #expect(restoring(Array("not a kept-words file at all".utf8)).0 == .notAShapeCacheFile)
+        #expect(restoring(Array("not a shape cache file at all".utf8)).0 == .notAShapeCacheFile)
         // Resealed, a value no layoutd writes: a glyph outside its face, a cluster outside its
         // word, bytes past the last word. (The last 28 bytes: the last glyph's id, cluster,
         // advance, offsets, then the checksum.)

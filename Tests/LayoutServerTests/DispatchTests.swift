@@ -13,11 +13,28 @@ import Testing
         let service = makeService(), session = Session()
         let answer = try #require(try exchange(service, request(1, "initialize", [:]), session: session))
         #expect(answer["result"]?["capabilities"]?["methods"] == .array(names.map { .string($0) }))
-        // Every name reaches a method: none answers "method not found".
+        // Every name reaches its own method: what each answers to empty params is its own.
+        let expected: [String: String] = [
+            "initialize": "result protocolVersion", "layout": "field text", "measure": "field text",
+            "boundaries": "field text", "hitTest": "field handle", "caret": "field handle", "rects": "field handle",
+            "word": "field handle", "lineRange": "field handle", "selectedText": "field layouts",
+            "update": "field handle", "release": "field handle", "render": "field format", "stats": "result server",
+            "reload": "error -32000", "ping": "result pong"]
+        #expect(Set(expected.keys) == Set(names))
         for (i, name) in names.enumerated() {
-            let reply = try exchange(service, request(i + 2, name, [:]), session: session)
-            #expect(reply?["error"]?["code"] != -32601, "\(name)")
+            let reply = try #require(try exchange(service, request(i + 2, name, [:]), session: session))
+            #expect(Self.signature(reply) == expected[name], "\(name): \(reply)")
         }
+    }
+
+    /// What a reply to empty params shows of the method that gave it: the field its -32602
+    /// names, another error's code, or the first member of its result.
+    static func signature(_ reply: JSONValue) -> String? {
+        if let error = reply["error"] {
+            if let field = error["data"]?["field"]?.stringValue { return "field \(field)" }
+            return error["code"]?.doubleValue.map { "error \(Int($0))" }
+        }
+        return reply["result"]?.objectMembers?.first.map { "result \($0.0)" }
     }
 
     @Test func routesFollowEachMethodsOrder() throws {

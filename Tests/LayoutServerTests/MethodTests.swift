@@ -72,4 +72,21 @@ import Testing
         let boundaries = try exchange(service, request(2, "boundaries", ["text": "é a", "kind": "word"]), session: session)
         #expect(boundaries?["result"] == ["offsets": [0, 2, 3, 4]])
     }
+
+    @Test func anUnknownHandleIsReportedBeforeTheOtherParams() throws {
+        let service = makeService(), session = Session()
+        let requests: [(String, JSONValue)] = [("hitTest", ["handle": "gone"]), ("caret", ["handle": "gone", "index": -1]),
+                                               ("lineRange", ["handle": "gone", "affinity": "sideways"]),
+                                               ("rects", ["handle": "gone", "start": 0]), ("update", ["handle": "gone"])]
+        for (i, (method, params)) in requests.enumerated() {
+            let reply = try exchange(service, request(i, method, params), session: session)
+            #expect(reply?["error"]?["code"] == -32001, "\(method): \(String(describing: reply))")
+        }
+        // A handle that is itself refused is named as such, and a known one lets the params speak.
+        let long = JSONValue.string(String(repeating: "h", count: 300))
+        #expect(try exchange(service, request(8, "caret", ["handle": long, "index": 0]), session: session)?["error"]?["data"]?["field"] == "handle")
+        let laid = try exchange(service, request(9, "layout", ["text": "ab", "retain": true]), session: session)
+        let handle = try #require(laid?["result"]?["handle"])
+        #expect(try exchange(service, request(10, "hitTest", ["handle": handle]), session: session)?["error"]?["data"]?["field"] == "x")
+    }
 }

@@ -8,7 +8,7 @@ import LayoutProtocol
 /// replaced at the next stop; `reload` carries the words over.
 @Suite("Kept words through the daemon")
 struct ShapeCacheFileIntegrationTests {
-    /// A folder for a configuration naming `words` as the kept-words file (and `fonts`, the
+    /// A folder for a configuration naming `words` as the shape cache file (and `fonts`, the
     /// pinned fonts unless another fontconfig file is given).
     final class Setup {
         let folder: String

@@ -36,7 +36,7 @@ func paragraphRanges(_ text: UnsafeBufferPointer<UInt16>) -> [ParagraphRange] {
         let u = base[i]
         // The common case first: not a separator.
         if u > 0x0D, u != 0x85, u != 0x2029 { i += 1; continue }
-        if u == 0x0A || u == 0x0D || u == 0x85 || u == 0x2029 {
+        if isParagraphSeparator(u) {
             var end = i + 1
             if u == 0x0D, end < n, base[end] == 0x0A { end += 1 }
             result.append(ParagraphRange(start: start, contentEnd: i, end: end))
@@ -60,7 +60,6 @@ func paragraphRanges<Previous: RandomAccessCollection<[UInt16]>>(
 ) -> (ranges: [ParagraphRange], matches: [Int]) where Previous.Index == Int {
     let n = text.count
     guard let base = text.baseAddress, !previous.isEmpty else { return (paragraphRanges(text), []) }
-    @inline(__always) func isSeparator(_ u: UInt16) -> Bool { u == 0x0A || u == 0x0D || u == 0x85 || u == 0x2029 }
     /// Whether `units` are the text's from `start` on.
     func same(_ units: [UInt16], at start: Int) -> Bool {
         guard start >= 0, start + units.count <= n else { return false }
@@ -70,7 +69,7 @@ func paragraphRanges<Previous: RandomAccessCollection<[UInt16]>>(
     }
     /// The length of the separator ending a paragraph's units (0: none, the text's last).
     func separatorLength(_ units: [UInt16]) -> Int {
-        guard let last = units.last, isSeparator(last) else { return 0 }
+        guard let last = units.last, isParagraphSeparator(last) else { return 0 }
         return last == 0x0A && units.count >= 2 && units[units.count - 2] == 0x0D ? 2 : 1
     }
     var ranges: [ParagraphRange] = [], matches: [Int] = []
@@ -100,7 +99,7 @@ func paragraphRanges<Previous: RandomAccessCollection<[UInt16]>>(
         guard start >= cursor, same(units, at: start) else { break }
         if start > cursor {
             let before = base[start - 1]
-            guard isSeparator(before), !(before == 0x0D && start < n && base[start] == 0x0A) else { break }
+            guard isParagraphSeparator(before), !(before == 0x0D && start < n && base[start] == 0x0A) else { break }
         }
         tail.append((start, j))
         limit = start
@@ -124,3 +123,8 @@ func paragraphRanges<Previous: RandomAccessCollection<[UInt16]>>(
     }
     return (ranges, matches)
 }
+
+/// Whether `u` ends a paragraph: LF, CR, NEL or U+2029 PARAGRAPH SEPARATOR (UAX #9's
+/// paragraph separators, bidi class B, as the paragraphs here are split).
+@inline(__always)
+func isParagraphSeparator(_ u: UInt16) -> Bool { u == 0x0A || u == 0x0D || u == 0x85 || u == 0x2029 }

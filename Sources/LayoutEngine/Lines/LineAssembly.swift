@@ -13,7 +13,7 @@ struct AssembledLine {
     var placement: Placement
     /// The line's distance from its paragraph's leading edge (where tab stops count from).
     var tabOrigin: Double
-    /// The x the runs' positions already include (0 until `finish` places the line).
+    /// The x the runs' positions already include (0 until `alignLines` places the line).
     var placedX: Double = 0
 }
 

@@ -78,8 +78,8 @@ extension LayoutPass {
         return cut
     }
 
-    /// The line being truncated, taken off the lines: what it was, its range in its
-    /// paragraph, and what `restore` puts back with the line made in its place.
+    /// The line being truncated, taken off the lines: what it was and its range in its
+    /// paragraph, from which `truncate` makes the line that takes its place.
     struct CutLine {
         var line: AssembledLine
         var paragraphIndex: Int

@@ -13,11 +13,10 @@ extension TextLayoutEngine {
 /// separator before it to past the one ending it (CR LF as one), the separators being LF,
 /// CR, NEL and U+2029 as `paragraphRanges` splits at them.
 public func paragraphBounds(around start: Int, _ end: Int, in text: [UInt16]) -> (start: Int, end: Int) {
-    @inline(__always) func isSeparator(_ u: UInt16) -> Bool { u == 0x0A || u == 0x0D || u == 0x85 || u == 0x2029 }
     var ps = start
-    while ps > 0, !isSeparator(text[ps - 1]) { ps -= 1 }
+    while ps > 0, !isParagraphSeparator(text[ps - 1]) { ps -= 1 }
     var pe = end
-    while pe < text.count, pe > 0, !isSeparator(text[pe - 1]) { pe += 1 }
+    while pe < text.count, pe > 0, !isParagraphSeparator(text[pe - 1]) { pe += 1 }
     if pe < text.count, pe > 0, text[pe - 1] == 0x0D, text[pe] == 0x0A { pe += 1 }
     return (ps, pe)
 }

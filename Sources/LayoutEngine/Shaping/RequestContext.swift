@@ -20,7 +20,7 @@ struct RequestContext {
     /// split at one).
     var currentGraphemes: [Int32] = []
     /// The code units this request has seen take each fallback face, for the fast path
-    /// in `shape`.
+    /// in `shapeClusters`.
     var faceBits = FaceBits()
     /// Whether each style is an inline object's (read per cluster; the style is not copied).
     let isAttachmentStyle: [Bool]

@@ -15,7 +15,7 @@ public enum ShapeCacheFileError: Error, Equatable, Sendable, CustomStringConvert
 
     public var description: String {
         switch self {
-        case .notAShapeCacheFile: return "not a kept-words file of this layoutd's format"
+        case .notAShapeCacheFile: return "not a shape cache file of this layoutd's format"
         case .otherShaper(let saved, let running): return "written by \(saved), not by the running \(running)"
         case .fontsChanged: return "the fonts changed since it was written"
         case .damaged(let reason): return "damaged: \(reason)"

@@ -45,9 +45,9 @@ extension LayoutService {
         } catch {
             switch error {
             case .otherShaper, .fontsChanged:
-                Log.info("shape cache file \(path) not used: \(error); starting without them")
+                Log.info("shape cache file \(path) not used: \(error); starting without it")
             case .notAShapeCacheFile, .damaged:
-                Log.warning("shape cache file \(path) not used: \(error); starting without them (it is replaced at the next clean stop)")
+                Log.warning("shape cache file \(path) not used: \(error); starting without it (it is replaced at the next clean stop)")
             }
         }
     }

@@ -60,7 +60,7 @@ public struct ServerConfiguration: Sendable {
     /// unit's `CacheDirectory=`) when set, else not kept; the file's key `shapeCacheFile`
     /// names another ("" for none).
     public var shapeCacheFile: String? = ServerConfiguration.defaultShapeCacheFile()
-    /// How often the kept-words file is also written while words are being kept (so that a
+    /// How often the shape cache file is also written while words are being kept (so that a
     /// daemon killed or crashed leaves its recent ones), in seconds; 0: only at a clean stop.
     public var shapeCacheWriteSeconds = 600.0
     /// Event loop threads connections are spread over (0: one per core, 2 to 8). A loop

@@ -22,10 +22,15 @@ public final class Server: Sendable {
     /// Set once `stopAccepting` was called.
     public let stopped = Atomic<Bool>(false)
 
+    /// The event loops, read from the configuration once: the scheduler and the loop group
+    /// must agree on it even when a reload changes `eventLoops` before the loops start.
+    private let loopCount: Int
+
     public init(service: LayoutService) {
         self.service = service
         unsent = UnsentBytes(idle: idle)
-        scheduler = RequestScheduler(loopCount: service.configuration.eventLoopCount, statistics: service.statistics, idle: idle)
+        loopCount = service.configuration.eventLoopCount
+        scheduler = RequestScheduler(loopCount: loopCount, statistics: service.statistics, idle: idle)
         admission = ConnectionAdmission(service: service)
         handler = ServiceConnectionHandler(service: service, scheduler: scheduler, admission: admission)
         service.connectionsReport.withLock { $0 = { [weak self] in self?.connectionsReport ?? ConnectionsReport() } }
@@ -68,7 +73,7 @@ public final class Server: Sendable {
             if let made { return made }
             let group: EventLoopGroup<ServiceConnectionHandler>
             do {
-                group = try EventLoopGroup(handler: handler, count: service.configuration.eventLoopCount, unsent: unsent)
+                group = try EventLoopGroup(handler: handler, count: loopCount, unsent: unsent)
             } catch {
                 Log.error("cannot start the event loop: \(error)")
                 return nil

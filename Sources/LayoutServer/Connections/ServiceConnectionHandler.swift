@@ -38,6 +38,8 @@ final class ServiceConnectionHandler: ConnectionHandler {
         scheduler.requestArrived()
         let alone = scheduler.noteRequest(from: connection.token, context: context)
         guard let session = connection.attachment as? Session else {
+            // `opened` gives every connection its session before any message is read.
+            Log.error("a message on a connection without a session was dropped (uid \(connection.peerUID))")
             scheduler.requestFinished()
             return
         }

@@ -51,7 +51,8 @@ public final class Daemon: Sendable {
         exit(status)
     }
 
-    static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+    /// An environment variable's value, or nil when it is not set.
+    public static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 
     /// `--check-config`: prints the settings and exits 0 (the configuration and fonts loaded).
     public func printCheckedConfiguration() -> Never {

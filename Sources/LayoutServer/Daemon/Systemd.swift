@@ -16,8 +16,8 @@ public enum Systemd {
             unsetenv("LISTEN_FDS")
             unsetenv("LISTEN_FDNAMES")
         }
-        guard let pid = environment("LISTEN_PID").flatMap(Int32.init), pid == getpid(),
-              let count = environment("LISTEN_FDS").flatMap(Int.init), count >= 1 else { return nil }
+        guard let pid = Daemon.environment("LISTEN_PID").flatMap(Int32.init), pid == getpid(),
+              let count = Daemon.environment("LISTEN_FDS").flatMap(Int.init), count >= 1 else { return nil }
         for fd in 3..<Int32(3 + count) { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         return 3
     }
@@ -26,7 +26,7 @@ public enum Systemd {
     /// notification socket; does nothing when `NOTIFY_SOCKET` is unset. Errors are ignored, as
     /// sd_notify's are by most services: the service works on without them.
     public static func notify(_ state: String) {
-        guard let path = environment("NOTIFY_SOCKET"), !path.isEmpty else { return }
+        guard let path = Daemon.environment("NOTIFY_SOCKET"), !path.isEmpty else { return }
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return }
         defer { close(fd) }
@@ -52,12 +52,11 @@ public enum Systemd {
     /// How often to send WATCHDOG=1 (half of `WATCHDOG_USEC`), in microseconds, when systemd
     /// asked for it (and `WATCHDOG_PID`, if set, is this process).
     public static func watchdogInterval() -> UInt32? {
-        if let pid = environment("WATCHDOG_PID").flatMap(Int32.init), pid != getpid() { return nil }
-        guard let usec = environment("WATCHDOG_USEC").flatMap(UInt64.init), usec > 0 else { return nil }
+        if let pid = Daemon.environment("WATCHDOG_PID").flatMap(Int32.init), pid != getpid() { return nil }
+        guard let usec = Daemon.environment("WATCHDOG_USEC").flatMap(UInt64.init), usec > 0 else { return nil }
         return UInt32(min(usec / 2, UInt64(UInt32.max)))
     }
 
-    private static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 }
 
 extension Systemd {

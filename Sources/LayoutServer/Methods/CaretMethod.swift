@@ -6,23 +6,17 @@ import LayoutProtocol
 enum CaretMethod: Method {
     static let name = "caret"
     static let order = MethodOrder.concurrent(quick: true)
+    static let reportsUnknownHandleFirst = true
 
     static func decode(_ params: JSONValue?) throws(RPCError) -> CaretParams { try CaretParams(json: params) }
 
     static func run(_ p: CaretParams, in context: MethodContext) throws(RPCError) -> CaretResult {
         let retained = try context.layout(p.target)
-        let index = graphemeStart(try context.utf16Offset(p.index, in: retained), retained)
+        let index = retained.graphemeStart(atOrBefore: try context.utf16Offset(p.index, in: retained))
         guard let caret = retained.layout.caret(at: index, affinity: MethodContext.affinity(p.affinity)) else {
             throw RPCError(.internalError, "internal error: no geometry kept")
         }
         return CaretResult(x: wire(caret.x), y: wire(caret.y), height: wire(caret.height), line: caret.line,
                            weakX: caret.weakX.map(wire))
-    }
-
-    /// The grapheme boundary at or before `offset` (UAX #29: a caret never splits a cluster).
-    static func graphemeStart(_ offset: Int, _ retained: RetainedLayout) -> Int {
-        var o = offset
-        while o > 0, !retained.layout.isGraphemeBoundary(o) { o -= 1 }
-        return o
     }
 }

@@ -6,6 +6,7 @@ import LayoutProtocol
 enum HitTestMethod: Method {
     static let name = "hitTest"
     static let order = MethodOrder.concurrent(quick: true)
+    static let reportsUnknownHandleFirst = true
 
     static func decode(_ params: JSONValue?) throws(RPCError) -> HitTestParams { try HitTestParams(json: params) }
 

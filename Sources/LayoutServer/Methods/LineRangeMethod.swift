@@ -6,6 +6,7 @@ import LayoutProtocol
 enum LineRangeMethod: Method {
     static let name = "lineRange"
     static let order = MethodOrder.concurrent(quick: true)
+    static let reportsUnknownHandleFirst = true
 
     static func decode(_ params: JSONValue?) throws(RPCError) -> CaretParams { try CaretParams(json: params) }
 

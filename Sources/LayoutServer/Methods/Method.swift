@@ -30,6 +30,14 @@ protocol Method {
     static var order: MethodOrder { get }
     static func decode(_ params: JSONValue?) throws(RPCError) -> Params
     static func run(_ params: Params, in context: MethodContext) throws(RPCError) -> Result
+    /// Whether an unknown `handle` is the error to answer even when other params are wrong
+    /// too: the queries and `update` on a retained layout say first that it is gone, so that
+    /// a client lays its text out again rather than mending params that were fine.
+    static var reportsUnknownHandleFirst: Bool { get }
+}
+
+extension Method {
+    static var reportsUnknownHandleFirst: Bool { false }
 }
 
 /// A method as the dispatcher holds it: the name, the order and the call, type-erased.
@@ -42,6 +50,21 @@ struct MethodEntry: Sendable {
     init<M: Method>(_ method: M.Type) {
         name = M.name
         order = M.order
-        call = { params, context throws(RPCError) in try M.run(M.decode(params), in: context).wireJSON }
+        call = { params, context throws(RPCError) in try M.run(MethodEntry.decode(M.self, params, context), in: context).wireJSON }
+    }
+
+    /// `params` read by `method`; when they are refused and the method reports an unknown
+    /// handle first, a `handle` that names no retained layout is the error instead (unless
+    /// the handle itself is what was refused).
+    private static func decode<M: Method>(_ method: M.Type, _ params: JSONValue?, _ context: MethodContext) throws(RPCError) -> M.Params {
+        do {
+            return try M.decode(params)
+        } catch {
+            if M.reportsUnknownHandleFirst, error.data?["field"] != "handle", let handle = params?["handle"]?.stringValue,
+               context.service.store.get(handle) == nil {
+                throw LayoutService.unknownHandle(handle)
+            }
+            throw error
+        }
     }
 }

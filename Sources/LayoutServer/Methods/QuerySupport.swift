@@ -51,3 +51,19 @@ extension LayoutService {
                  data: ["field": "handle"])
     }
 }
+
+extension RetainedLayout {
+    /// The grapheme boundary at or before `offset` (UAX #29: a caret never splits a cluster).
+    func graphemeStart(atOrBefore offset: Int) -> Int {
+        var o = offset
+        while o > 0, !layout.isGraphemeBoundary(o) { o -= 1 }
+        return o
+    }
+
+    /// The grapheme boundary at or after `offset`.
+    func graphemeEnd(atOrAfter offset: Int) -> Int {
+        var o = offset
+        while o < text.count, !layout.isGraphemeBoundary(o) { o += 1 }
+        return o
+    }
+}

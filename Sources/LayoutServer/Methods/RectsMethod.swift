@@ -6,6 +6,7 @@ import LayoutProtocol
 enum RectsMethod: Method {
     static let name = "rects"
     static let order = MethodOrder.concurrent(quick: false)
+    static let reportsUnknownHandleFirst = true
     /// The fewest bytes a rect takes in a result.
     static let minimumRectBytes = 34
 

@@ -7,6 +7,7 @@ import LayoutProtocol
 enum UpdateMethod: Method {
     static let name = "update"
     static let order = MethodOrder.ordered
+    static let reportsUnknownHandleFirst = true
 
     static func decode(_ params: JSONValue?) throws(RPCError) -> UpdateParams { try UpdateParams(json: params) }
 
@@ -46,12 +47,9 @@ enum UpdateMethod: Method {
     private static func insertedRanges(_ ranges: [Range<Int>], in layout: RetainedLayout,
                                        encoding: OffsetEncoding) -> [RangeResult] {
         let mapping = layout.mapping(encoding)
-        let length = layout.text.count
         return ranges.map { range in
-            var a = range.lowerBound, b = range.upperBound
-            while a > 0, !layout.layout.isGraphemeBoundary(a) { a -= 1 }
-            while b < length, !layout.layout.isGraphemeBoundary(b) { b += 1 }
-            return RangeResult(start: mapping.convert(a), end: mapping.convert(b))
+            RangeResult(start: mapping.convert(layout.graphemeStart(atOrBefore: range.lowerBound)),
+                        end: mapping.convert(layout.graphemeEnd(atOrAfter: range.upperBound)))
         }
     }
 }

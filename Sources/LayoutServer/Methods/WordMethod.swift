@@ -5,6 +5,7 @@ import LayoutProtocol
 enum WordMethod: Method {
     static let name = "word"
     static let order = MethodOrder.concurrent(quick: true)
+    static let reportsUnknownHandleFirst = true
 
     static func decode(_ params: JSONValue?) throws(RPCError) -> WordParams { try WordParams(json: params) }
 

@@ -5,8 +5,8 @@ import Synchronization
 /// Where each request runs: on its event loop's thread, or on the worker pool. Answering on
 /// the loop saves handing the request to a worker and back (two thread wake-ups that cost as
 /// much as laying out a short paragraph), but holds up the loop's other connections; so only
-/// a short message of a quick method (`LayoutService.quickMethods`: its work bounded by its
-/// length) is answered there, and only when no parallelism is lost by it (see
+/// a short message of a quick method (`MethodOrder.concurrent(quick: true)`: its work bounded
+/// by its length) is answered there, and only when no parallelism is lost by it (see
 /// `answersOnLoop`). Counts the requests in flight, which SIGTERM's drain waits for.
 final class RequestScheduler: Sendable {
     /// The worker pool requests run on (libdispatch sizes it to the cores).

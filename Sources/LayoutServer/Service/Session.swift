@@ -11,7 +11,7 @@ public final class Session: Sendable {
     public let notify: (@Sendable (JSONValue) -> Void)?
     /// Flags of the requests queued or running, by id, for `$/cancelRequest`.
     private let running = Mutex<[RPCId: CancelFlag]>([:])
-    /// The flag and deadline of the request this session snapshot runs (see `job`).
+    /// The flag and deadline of the request this session snapshot runs (see `LayoutService.Route`).
     let cancellation: CancelFlag?
     let deadline: Double?
     /// For a snapshot, the connection's session it was taken from (nil for that session).
