@@ -68,10 +68,10 @@ final class ToyHandler: ConnectionHandler {
             defer { s.held = [] }
             return s.held
         }
-        for (connection, line) in held {
-            connection.enqueue(line, limit: limits.maxOutputBytes)
-            connection.finishRequest(ordered: false, maxPending: limits.maxPending)
-        }
+        // Every held answer is queued before any request is finished: finishing one lets the
+        // loop read on and answer later messages, which must not come before these.
+        for (connection, line) in held { connection.enqueue(line, limit: limits.maxOutputBytes) }
+        for (connection, _) in held { connection.finishRequest(ordered: false, maxPending: limits.maxPending) }
     }
 
     func closed(_ connection: ClientConnection, reason: String?) {

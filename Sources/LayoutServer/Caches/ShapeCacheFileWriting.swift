@@ -37,7 +37,7 @@ extension LayoutService {
             return
         }
         do {
-            let started = Statistics.now()
+            let started = MonotonicClock.now()
             let restored = try engine.restoreShapeCacheFile(bytes, stamp: Self.shapeCacheFileStamp)
             let milliseconds = millisecondsSince(started)
             Log.info("shape cache file: \(restored.kept) words read back from \(path) in \(milliseconds) ms"
@@ -68,7 +68,7 @@ extension LayoutService {
             // Words are kept on misses and read back: unchanged counts, unchanged words.
             let version = [ObjectIdentifier(engine).hashValue, engine.shapeCache.lookupCounts.misses, engine.shapeCache.wordsRestored]
             if !final, version == state.written { return }
-            let started = Statistics.now()
+            let started = MonotonicClock.now()
             let bytes = engine.shapeCacheFile(stamp: Self.shapeCacheFileStamp)
             do {
                 try Files.replace(path, with: bytes)
@@ -122,5 +122,5 @@ extension LayoutService {
 /// made, and what the last written held (engine, misses, words read back).
 private let shapeCacheFileWrites = Mutex<(stopped: Bool, written: [Int])>((false, []))
 
-/// Whole milliseconds from `started` (a `Statistics.now()` time) to now, for log lines.
-private func millisecondsSince(_ started: Double) -> Int { Int(((Statistics.now() - started) * 1000).rounded()) }
+/// Whole milliseconds from `started` (a `MonotonicClock.now()` time) to now, for log lines.
+private func millisecondsSince(_ started: Double) -> Int { Int(((MonotonicClock.now() - started) * 1000).rounded()) }

@@ -41,12 +41,12 @@ public enum PluginProbe {
         guard spawned == 0 else { return "cannot be probed: cannot start \(executable): \(String(cString: strerror(spawned)))" }
 
         // Read what the child says until it closes stderr or time runs out.
-        let deadline = Statistics.now() + seconds
+        let deadline = MonotonicClock.now() + seconds
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         var timedOut = false
         while true {
-            let left = deadline - Statistics.now()
+            let left = deadline - MonotonicClock.now()
             if left <= 0 { timedOut = true; break }
             var pfd = pollfd(fd: readEnd.rawValue, events: Int16(POLLIN), revents: 0)
             guard let ready = try? syscall("poll", { poll(&pfd, 1, Int32(min(left * 1000 + 1, 60_000))) }) else { break }
@@ -64,7 +64,7 @@ public enum PluginProbe {
             let r: pid_t
             do { r = try syscall("waitpid", { waitpid(pid, &status, WNOHANG) }) } catch { return "cannot be probed: \(error)" }
             if r == pid { break }
-            if Statistics.now() > deadline && !timedOut {
+            if MonotonicClock.now() > deadline && !timedOut {
                 timedOut = true
                 kill(pid, SIGKILL)
             }

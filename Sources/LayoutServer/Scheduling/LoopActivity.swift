@@ -1,3 +1,4 @@
+import LayoutTransport
 import Synchronization
 
 /// What the scheduler knows of one event loop: its requests on the workers, whether it is
@@ -5,7 +6,7 @@ import Synchronization
 final class LoopActivity: @unchecked Sendable {
     /// Requests of this loop's connections queued or running on the workers.
     let onWorkers = Atomic<Int>(0)
-    /// Until when (a `Statistics.now()` time's bit pattern; +∞ while it answers one) this
+    /// Until when (a `MonotonicClock.now()` time's bit pattern; +∞ while it answers one) this
     /// loop counts as busy answering requests itself: a loop that just answered one is likely
     /// to get its client's next within a moment (`RequestScheduler.busyLingerSeconds`).
     let busyUntil = Atomic<UInt64>(0)

@@ -81,7 +81,7 @@ extension RequestScheduler {
             let reply = job()
             // Before the answer goes out: its client's next request must not find this loop
             // still marked as answering.
-            loop.busyUntil.store((Statistics.now() + Self.busyLingerSeconds).bitPattern, ordering: .relaxed)
+            loop.busyUntil.store((MonotonicClock.now() + Self.busyLingerSeconds).bitPattern, ordering: .relaxed)
             if let reply { connection.enqueue(reply, limit: context.limits.maxOutputBytes) }
             requestFinished()
         }
@@ -115,11 +115,11 @@ extension RequestScheduler {
         if loop.answeredInline {
             loop.answeredInline = false
             let since = Double(bitPattern: lastAskedLoopSince.load(ordering: .relaxed))
-            let quiet = lastAskedLoop.load(ordering: .relaxed) == index && Statistics.now() - since >= Self.aloneSeconds
+            let quiet = lastAskedLoop.load(ordering: .relaxed) == index && MonotonicClock.now() - since >= Self.aloneSeconds
             return quiet ? Self.pollSeconds : 0
         }
         guard watchedNew else { return 0 }
-        let now = Statistics.now()
+        let now = MonotonicClock.now()
         return loop.onWorkers.load(ordering: .relaxed) == 0 && !othersKeepTheCoresBusy(besides: index, now: now)
             ? Self.firstRequestPollSeconds : 0
     }

@@ -1,5 +1,6 @@
 import LayoutEngine
 import LayoutProtocol
+import LayoutTransport
 import Synchronization
 
 /// Answers JSON-RPC messages: decodes, validates, dispatches to the engine and encodes the
@@ -153,13 +154,13 @@ public final class LayoutService: Sendable {
     func stopCheck(_ session: Session) -> (@Sendable () -> EngineError?)? {
         guard session.cancellation != nil || session.deadline != nil else { return nil }
         let flag = session.cancellation, deadline = session.deadline, limit = configuration.requestSeconds
-        let cpuLimit = configuration.requestCPUSeconds, started = Statistics.now()
+        let cpuLimit = configuration.requestCPUSeconds, started = MonotonicClock.now()
         let lastCPURead = Atomic<UInt64>(started.bitPattern)
         // The thread's CPU time when the request started, first read 5 ms in (see below).
         let cpuStart = Atomic<UInt64>(Double.nan.bitPattern)
         return {
             if flag?.isSet == true { return .cancelled }
-            let now = Statistics.now()
+            let now = MonotonicClock.now()
             if let deadline, now > deadline { return .timeLimitExceeded(seconds: limit) }
             // The thread's CPU clock is a system call (the wall clock is not): read it at most
             // every 5 ms of wall time, and not at all by a request done sooner. One thread's

@@ -1,4 +1,5 @@
 import LayoutProtocol
+import LayoutTransport
 
 /// From a line of input to its answer: parsed and decoded once, the method found in
 /// `MethodRegistry`, run as its order says, its answer bounded and counted. Batches and
@@ -63,7 +64,7 @@ extension LayoutService {
         }
     }
 
-    private func requestDeadline() -> Double { Statistics.now() + configuration.requestSeconds }
+    private func requestDeadline() -> Double { MonotonicClock.now() + configuration.requestSeconds }
 
     /// Handles a parsed message: a request, a notification or a batch (whose responses
     /// together stay under `maxOutputBytes`). Nil when nothing is answered.
@@ -93,7 +94,7 @@ extension LayoutService {
     /// (see `bounded`); nil for a notification. Unknown methods are counted under one name,
     /// so that what clients send cannot grow the counters.
     private func respond(to request: RPCRequest, _ entry: MethodEntry?, session: Session, budget: inout Int) -> JSONValue? {
-        let started = Statistics.now()
+        let started = MonotonicClock.now()
         var response: JSONValue? = nil
         var failed = true
         do throws(RPCError) {
@@ -110,7 +111,7 @@ extension LayoutService {
             response = request.id.map { RPCResponse.failure(id: $0, error: error) }
         }
         if !session.isWarmUp {
-            statistics.record(method: entry?.name ?? MethodRegistry.unknownName, seconds: Statistics.now() - started, failed: failed)
+            statistics.record(method: entry?.name ?? MethodRegistry.unknownName, seconds: MonotonicClock.now() - started, failed: failed)
         }
         return response
     }

@@ -23,9 +23,7 @@ final class Statistics: Sendable {
     /// Requests an event loop answered itself (see `RequestScheduler.answersOnLoop`), of
     /// `total`.
     let onLoop = Atomic<Int>(0)
-    let started = Statistics.now()
-
-    static func now() -> Double { MonotonicClock.now() }
+    let started = MonotonicClock.now()
 
     /// CPU time the calling thread has used, in seconds.
     static func threadCPUSeconds() -> Double {

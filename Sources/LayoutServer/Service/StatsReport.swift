@@ -1,5 +1,6 @@
 import LayoutEngine
 import LayoutProtocol
+import LayoutTransport
 
 /// `stats`: what the daemon holds and has done, as counters a person can read.
 extension LayoutService {
@@ -11,7 +12,7 @@ extension LayoutService {
         let served = connectionsReport.withLock { $0 }?() ?? ConnectionsReport()
         return [
             "server": ["name": .string(Self.serverName), "version": .string(Self.serverVersion),
-                       "uptimeSeconds": .number((Statistics.now() - statistics.started).rounded())],
+                       "uptimeSeconds": .number((MonotonicClock.now() - statistics.started).rounded())],
             "connections": ["open": .number(Double(served.open)),
                             "limit": .number(Double(configuration.maxConnections)),
                             "perLoop": .array(served.perLoop.map { .number(Double($0)) }),

@@ -45,9 +45,7 @@ extension EventLoop {
             guard pending < limits.maxPending, !ordered, let frame = connection.framer.nextFrame() else { return }
             switch frame {
             case .oversized:
-                let error = RPCError(.invalidRequest, "invalid request: message exceeds \(limits.maxMessageBytes) bytes; the connection is closed")
-                connection.enqueue(JSONWriter.serialize(RPCResponse.failure(id: .null, error: error)), limit: limits.maxOutputBytes)
-                connection.closeReading()
+                refuse(connection, "message exceeds \(limits.maxMessageBytes) bytes", limits: limits)
                 connection.framer = LineFramer(maxLineLength: 0)
                 return
             case .line(let bytes):
@@ -57,5 +55,14 @@ extension EventLoop {
                                  context: FrameContext(loop: index, now: now, batchStart: batchStart, pending: pending, limits: limits))
             }
         }
+    }
+
+    /// Answers a message the framing refuses with an invalid-request error (JSON-RPC 2.0,
+    /// id null: the message could not be read) and stops reading the connection; it closes
+    /// once the answer is sent.
+    func refuse(_ connection: ClientConnection, _ why: String, limits: ConnectionLimits) {
+        let error = RPCError(.invalidRequest, "invalid request: \(why); the connection is closed")
+        connection.enqueue(JSONWriter.serialize(RPCResponse.failure(id: .null, error: error)), limit: limits.maxOutputBytes)
+        connection.closeReading()
     }
 }

@@ -57,9 +57,7 @@ extension EventLoop {
         for connection in Array(connections.values) {
             if let since = connection.partialSince, !connection.readClosed, now - since > partialLimit {
                 handler.log(.info, "dropping a connection: a message stayed incomplete for \(partialLimit) s")
-                let error = RPCError(.invalidRequest, "invalid request: a message stayed incomplete for \(partialLimit) s; the connection is closed")
-                connection.enqueue(JSONWriter.serialize(RPCResponse.failure(id: .null, error: error)), limit: limits.maxOutputBytes)
-                connection.closeReading()
+                refuse(connection, "a message stayed incomplete for \(partialLimit) s", limits: limits)
                 connection.partialSince = nil
                 settle(connection, limits: limits)
                 continue

@@ -80,16 +80,16 @@ struct RequestSchedulerTests {
     /// on the workers.
     @Test func loopsPollOnlyWhenTheCoresAreTheirs() {
         let s = scheduler()
-        _ = s.noteRequest(from: 5, context: context(now: Statistics.now() - 1))
+        _ = s.noteRequest(from: 5, context: context(now: MonotonicClock.now() - 1))
         s.loops[0].answeredInline = true
         #expect(s.pollSeconds(loop: 0, watchedNew: false) == RequestScheduler.pollSeconds)
         #expect(s.pollSeconds(loop: 0, watchedNew: false) == 0)
         #expect(s.pollSeconds(loop: 1, watchedNew: true) == RequestScheduler.firstRequestPollSeconds)
         s.loops[1].onWorkers.store(1, ordering: .relaxed)
         #expect(s.pollSeconds(loop: 1, watchedNew: true) == 0)
-        #expect(s.isBusy(loop: 1, at: Statistics.now()))
-        #expect(!s.isBusy(loop: 0, at: Statistics.now()))
-        #expect(!s.isBusy(loop: 7, at: Statistics.now()))
+        #expect(s.isBusy(loop: 1, at: MonotonicClock.now()))
+        #expect(!s.isBusy(loop: 0, at: MonotonicClock.now()))
+        #expect(!s.isBusy(loop: 7, at: MonotonicClock.now()))
     }
 }
 
