@@ -1,7 +1,12 @@
 extension LayoutRequest {
     /// The style of the text at UTF-16 offset `offset` (the style run holding it).
-    public func style(at offset: Int) -> SpanStyle {
-        styles[styleRuns.last { $0.start <= offset }?.style ?? 0]
+    public func style(at offset: Int) -> SpanStyle { styles[styleIndex(at: offset)] }
+
+    /// The index in `styles` of the style run holding UTF-16 offset `offset` (runs are
+    /// sorted by start; an index out of range reads as the nearest style).
+    func styleIndex(at offset: Int) -> Int {
+        let i = styleRuns.partitionPoint { $0.start <= offset }
+        return i == 0 ? 0 : min(max(styleRuns[i - 1].style, 0), styles.count - 1)
     }
 }
 

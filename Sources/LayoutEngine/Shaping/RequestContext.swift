@@ -78,11 +78,7 @@ struct RequestContext {
     }
 
     /// The style index at UTF-16 offset `offset` of the text (binary search in the runs).
-    func styleIndex(at offset: Int) -> Int {
-        let runs = request.styleRuns
-        let i = runs.partitionPoint { $0.start <= offset }
-        return i == 0 ? 0 : min(max(runs[i - 1].style, 0), request.styles.count - 1)
-    }
+    func styleIndex(at offset: Int) -> Int { request.styleIndex(at: offset) }
 
     /// The hyphen a soft hyphen shows at a line's end: U+2010 HYPHEN, else U+002D, in `face`.
     func hyphen(in face: FontFace?, size: Double) -> (glyph: UInt32, advance: Double)? {
