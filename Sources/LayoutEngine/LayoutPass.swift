@@ -32,6 +32,13 @@ struct LayoutPass {
     /// Per paragraph, the previous paragraph found at its place by `paragraphRanges` (-1: none).
     var matches: [Int] = []
     var reusedParagraphs = 0
+    /// Whether the previous layout's lines may be taken over (the same line parameters), not
+    /// just its shaping.
+    var reusesLines = false
+    /// Each paragraph's shaping as kept for later layouts, when this one keeps shaping.
+    var shapings: [KeptShaping?] = []
+    /// How many paragraphs this layout shaped (rather than taking their shaping over).
+    var reshapedParagraphs = 0
     /// Where each shaped paragraph is left when done with (see `DeferredRelease`), if anywhere.
     var deferredRelease: DeferredRelease?
     /// Runs and glyphs of the lines made or taken over so far.
@@ -43,16 +50,20 @@ struct LayoutPass {
     let boxLeft: Double
     let boxRight: Double?
 
-    init(engine: TextLayoutEngine, request: LayoutRequest, text: UnsafeBufferPointer<UInt16>) {
+    /// `context`: one carried over from a layout of the same text and styles (several widths
+    /// of one request), else a new one.
+    init(engine: TextLayoutEngine, request: LayoutRequest, text: UnsafeBufferPointer<UInt16>,
+         context: RequestContext? = nil) {
         self.engine = engine
         self.request = request
         self.text = text
-        self.context = RequestContext(engine: engine, request: request)
+        self.context = context ?? RequestContext(engine: engine, request: request)
         self.wantsRuns = request.detail >= .runs || request.keepsGeometry
         self.keepsGeometry = request.keepsGeometry || request.detail >= .runs
         self.boxLeft = request.insets.left
         self.boxRight = request.width.map { $0 - request.insets.right }
-        if let previous = request.previous, let key = request.reuseKey, previous.key == key {
+        if let previous = request.previous, previous.shapingKey == request.shapingKey {
+            reusesLines = previous.key != nil && previous.key == request.reuseKey
             previousParagraphs = previous.paragraphs
             usedPrevious = [Bool](repeating: false, count: previous.paragraphs.count)
             var lineCount = 0
@@ -69,16 +80,19 @@ struct LayoutPass {
     mutating func layout() throws -> TextLayout {
         paragraphs = splitParagraphs()
         if keepsGeometry { geometry = [ParagraphGeometry?](repeating: nil, count: paragraphs.count) }
+        if request.keepsShaping { shapings = [KeptShaping?](repeating: nil, count: paragraphs.count) }
         let style = request.paragraph
         var y = request.insets.top
         for (index, range) in paragraphs.enumerated() {
             if let stop = request.shouldStop?() { throw stop }
             if index > 0 { y += style.paragraphSpacingBefore }
-            if let previousIndex = reusableParagraph(range, paragraph: index) {
+            let previousIndex = reusableParagraph(range, paragraph: index)
+            if let previousIndex, canTakeLines(previousIndex, paragraph: index) {
                 if !lines.isEmpty { y += style.lineSpacing }
                 reuse(previousIndex, at: range, paragraph: index, top: y)
                 y += previousParagraphs[previousIndex].height
-            } else if try !layOutParagraph(index, range, y: &y) {
+            } else if try !layOutParagraph(index, range, y: &y, previous: previousIndex) {
+                try keepShapingOfRest(after: index, top: y)
                 break   // truncated at `maxLines`
             }
             if index < paragraphs.count - 1 { y += style.paragraphSpacing }
@@ -105,19 +119,20 @@ struct LayoutPass {
     /// Shapes paragraph `index` and fills its lines band by band from `y` (moved below
     /// them). False when the line limit was reached with text left (the last line
     /// truncated): the layout stops there.
-    mutating func layOutParagraph(_ index: Int, _ range: ParagraphRange, y: inout Double) throws -> Bool {
+    mutating func layOutParagraph(_ index: Int, _ range: ParagraphRange, y: inout Double, previous: Int?) throws -> Bool {
         let style = request.paragraph
         let limit = request.truncation.mode == .head ? nil : request.maxLines
         let firstLineOfParagraph = lines.count
         let runsBefore = runCount, glyphsBefore = glyphCount
         var paragraphTop: Double?
-        let p = try context.shape(text, range)
+        let p = try shapedParagraph(index, previous: previous)
         defer { deferredRelease?.keep(p) }
         var final = p.advances
         let hyphenWidth = p.softHyphenEnds.isEmpty ? 0 : try self.hyphenWidth(p)
         var filler = LineFiller(prefix: p.prefix, hangStart: p.hangStart, breaks: p.breaks, graphemes: p.graphemes)
         filler.softHyphenEnds = p.softHyphenEnds
         filler.hyphenWidth = hyphenWidth
+        let reduction = try balanceReduction(p, filler: filler, hyphenWidth: hyphenWidth)
         let estimate = try estimatedLineHeight(p)
         let walk = p.tabs.isEmpty ? nil : TabWalk()
         var cursor = LineCursor(start: 0, trailingEmptyLine: p.endsWithHardBreak)
@@ -135,7 +150,8 @@ struct LayoutPass {
                 // paragraph in place: passed on, it would be copied for every measure).
                 var end = cursor.start
                 if cursor.start < p.count {
-                    end = try filler.nextLine(from: cursor.start, maxWidth: style.wrap == .none ? nil : slot.width) { s, e in
+                    let maxWidth = style.wrap == .none ? nil : slot.width.map { max(0, $0 - reduction) }
+                    end = try filler.nextLine(from: cursor.start, maxWidth: maxWidth) { s, e in
                         context.lineWidth(p, prefix: p.prefix, s, e, tabOrigin: tabOrigin, hyphenWidth: hyphenWidth, walk: walk)
                     }
                     if end <= cursor.start { end = p.count }   // defensive: a line always moves on
@@ -149,6 +165,8 @@ struct LayoutPass {
                     try truncate(p, final: &final, paragraphs: paragraphs, hyphenWidth: hyphenWidth)
                     record(p, final)
                     y += band
+                    keepReusable(range, paragraph: index, firstLine: firstLineOfParagraph, top: paragraphTop ?? y,
+                                 counts: (runCount - runsBefore, glyphCount - glyphsBefore))
                     return false
                 }
                 if isLast { done = true; break }
@@ -223,14 +241,17 @@ struct LayoutPass {
         let textGeometry = keptGeometry()
         let boxes = placed.boxes
         let bottom = boxes.last.map { $0.y + $0.height } ?? request.insets.top
-        let reuse = request.keepsReusable
-            ? request.reuseKey.map { ReusableLayout(key: $0, paragraphs: reusable) } : nil
+        let reuse = request.keepsShaping
+            ? ReusableLayout(key: request.reuseKey, shapingKey: request.shapingKey, paragraphs: reusable) : nil
+        var shapingBytes = 0
+        for kept in reusable { shapingBytes += kept.shaping?.bytes ?? 0 }
         return TextLayout(lines: boxes, width: placed.usedWidth + request.insets.left + request.insets.right,
                           height: bottom + request.insets.bottom, fonts: context.fonts, truncated: truncated,
                           visibleRanges: visibleRanges, hiddenRange: hiddenRange, tokenRect: placed.tokenRect,
                           positions: PositionTable(geometry: textGeometry),
                           boundaryKinds: BoundaryTable(geometry: textGeometry), reusable: reuse,
-                          reusedParagraphs: reusedParagraphs, runCount: wantsRuns ? runCount : 0,
+                          reusedParagraphs: reusedParagraphs, reshapedParagraphs: reshapedParagraphs,
+                          shapingBytes: shapingBytes, runCount: wantsRuns ? runCount : 0,
                           glyphCount: wantsRuns ? glyphCount : 0, unchangedLeadingLines: unchangedLeadingLines)
     }
 
@@ -249,6 +270,7 @@ struct LayoutPass {
     mutating func settleFonts() {
         guard context.fonts.isEmpty || !wantsRuns else { return }
         context.fonts = []
+        context.fontIndex = [:]
         if let primary = try? context.selector.primaryFace(request.styles[0].font) {
             _ = context.fontNumber(primary, style: request.styles[0])
         }

@@ -89,6 +89,11 @@ public struct LayoutRequest: Sendable {
     public var keepsGeometry: Bool
     /// Whether the result should keep what a layout of the edited text can reuse.
     public var keepsReusable = false
+    /// Whether the result keeps each paragraph's shaping for another layout of the same text
+    /// (at other widths) without its lines (see `TextLayoutEngine.layouts(_:widths:)`).
+    var keepsShapingOnly = false
+    /// Whether the result keeps each paragraph's shaping (`KeptShaping`).
+    var keepsShaping: Bool { keepsReusable || keepsShapingOnly }
     /// A previous layout whose unchanged paragraphs may be taken over (see `ReusableLayout`).
     public var previous: ReusableLayout?
     /// Asked between paragraphs and lines: an error to stop with (cancellation, a time

@@ -43,6 +43,15 @@ public struct TabStop: Sendable, Equatable {
     }
 }
 
+/// How lines are broken among a paragraph's break opportunities.
+public enum WrapStyle: String, Sendable, CaseIterable {
+    /// Each line takes as much as fits.
+    case greedy
+    /// As many lines as greedy filling makes, each as narrow as that allows (CSS Text 4
+    /// `text-wrap: balance`): the widest line is as narrow as it can be.
+    case balance
+}
+
 /// Paragraph style: alignment, spacing, line height, indents, tab stops, direction, wrapping.
 /// All lengths in points.
 public struct ParagraphStyle: Sendable {
@@ -66,6 +75,8 @@ public struct ParagraphStyle: Sendable {
     public var defaultTabInterval: Double = 28
     public var direction: ParagraphDirection = .auto
     public var wrap: WrapMode = .word
+    /// How a paragraph's break opportunities are chosen among.
+    public var wrapStyle: WrapStyle = .greedy
 
     public init() {}
 }

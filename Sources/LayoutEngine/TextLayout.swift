@@ -93,6 +93,10 @@ public struct TextLayout: Sendable {
     public var reusable: ReusableLayout?
     /// How many paragraphs were taken over from `previous` rather than laid out.
     public var reusedParagraphs: Int
+    /// How many paragraphs were shaped, rather than their shaping taken over from `previous`.
+    public var reshapedParagraphs: Int
+    /// Memory the kept shaping (`reusable`) holds, estimated.
+    public var shapingBytes: Int
     /// How many runs and glyphs the lines hold, counted as lines are made or taken over (for
     /// memory accounting, without a pass over every line).
     public var runCount = 0

@@ -50,6 +50,42 @@ public final class TextLayoutEngine: Sendable {
         }
     }
 
+    /// `request` laid out at each of `widths` (nil: no wrapping), in that order, each
+    /// paragraph analysed and shaped once for all of them; otherwise as `layout`. The layouts
+    /// keep nothing for reuse.
+    public func layouts(_ request: LayoutRequest, widths: [Double?],
+                        deferredRelease: DeferredRelease? = nil) throws -> [TextLayout] {
+        guard request.text.count <= maxTextLength else {
+            throw EngineError.textTooLong(length: request.text.count, limit: maxTextLength)
+        }
+        let leaving = deferredRelease?.hold(request.text) == true ? deferredRelease : nil
+        var shared = request
+        shared.keepsReusable = false
+        shared.keepsShapingOnly = widths.count > 1
+        shared.previous = nil
+        return try shared.text.withUnsafeBufferPointer { text in
+            var results: [TextLayout] = []
+            results.reserveCapacity(widths.count)
+            var context: RequestContext?
+            var previous: ReusableLayout?
+            for width in widths {
+                if let stop = request.shouldStop?() { throw stop }
+                var one = shared
+                one.width = width
+                one.previous = previous
+                var pass = LayoutPass(engine: self, request: one, text: text, context: context)
+                pass.deferredRelease = leaving
+                var layout = try pass.layout()
+                previous = layout.reusable
+                layout.reusable = nil
+                results.append(layout)
+                context = pass.context
+            }
+            if let context { leaving?.keep(context, textLength: text.count) }
+            return results
+        }
+    }
+
     /// Every boundary of `kind` in `text`, 0 and the end included (UTF-16 offsets).
     public func boundaries(_ kind: BoundaryKind, of text: [UInt16], language: String = "") throws -> [Int] {
         guard text.count <= maxTextLength else {

@@ -66,8 +66,10 @@ final class BidiParagraph {
     }
 
     /// Fails only when ICU does. `plainFastPath: false` asks ICU even for plain
-    /// left-to-right text (tests compare the two).
-    init(text: UnsafeBufferPointer<UInt16>, direction: ParagraphDirection, plainFastPath: Bool = true) throws {
+    /// left-to-right text (tests compare the two). `ownsText`: ICU is given a copy of the
+    /// text, so that the resolution may outlive it (`KeptShaping`).
+    init(text: UnsafeBufferPointer<UInt16>, direction: ParagraphDirection, plainFastPath: Bool = true,
+         ownsText: Bool = false) throws {
         if plainFastPath, direction != .rtl, Self.isPlainLeftToRight(text) {
             handle = nil
             substitute = nil
@@ -85,7 +87,7 @@ final class BidiParagraph {
         // there and refuse lines across the split. They go to ICU as U+001F, a segment
         // separator (class S), which resets embedding levels the same way within a line.
         var substitute: UnsafeMutableBufferPointer<UInt16>?
-        if text.contains(where: { $0 >= 0x1C && $0 <= 0x1E }) {
+        if ownsText || text.contains(where: { $0 >= 0x1C && $0 <= 0x1E }) {
             let copy = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: max(1, text.count))
             for (i, u) in text.enumerated() { copy[i] = (u >= 0x1C && u <= 0x1E) ? 0x1F : u }
             substitute = copy

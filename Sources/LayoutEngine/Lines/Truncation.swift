@@ -153,7 +153,8 @@ extension LayoutPass {
                                             last: ParagraphRange) throws -> AssembledLine {
         let line = cut.line, base = p.range.start
         let token = try layOutToken()
-        let q = last == p.range ? p : try context.shape(text, last)
+        let lastIndex = paragraphs.count - 1
+        let q = last == p.range ? p : try shapedParagraph(lastIndex, previous: reusableParagraph(last, paragraph: lastIndex))
         var qFinal = q.advances
         let room = max(0, (line.slot.width ?? line.box.width) - token.width)
         var c2 = try endPartStart(q, room: room / 2)
@@ -222,7 +223,7 @@ extension LayoutPass {
         truncated = true
         let drop = lines.count - maxLines
         let first = lines[drop]
-        let p = try context.shape(text, paragraphs[lineParagraph[drop]])
+        let p = try paragraphAgain(lineParagraph[drop])
         var final = p.advances
         let base = p.range.start
         let ls = first.box.start - base

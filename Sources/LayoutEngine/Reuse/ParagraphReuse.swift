@@ -1,9 +1,11 @@
 import Glibc
 
-/// What a later layout of edited text can take over from this one: each paragraph's lines
-/// (as laid out, before alignment, offsets and y relative to the paragraph), the advances and
-/// boundaries geometry queries need, and the fonts its runs use. A paragraph whose text and
-/// styles did not change is not shaped or broken again, only moved.
+/// What a later layout of edited text, or of the same text with other line parameters, can
+/// take over from this one: each paragraph's shaping, its lines (as laid out, before
+/// alignment, offsets and y relative to the paragraph), the advances and boundaries geometry
+/// queries need, and the fonts its runs use. A paragraph whose text and styles did not change
+/// is not shaped again; under the same line parameters it is not broken again either, only
+/// moved.
 public struct ReusableLayout: Sendable {
     /// Everything of the request but its text, style runs and style table: reuse needs it
     /// unchanged. (Each paragraph compares the styles it uses itself: the table grows with
@@ -44,9 +46,14 @@ public struct ReusableLayout: Sendable {
         /// How many runs and glyphs its lines hold.
         var runCount: Int
         var glyphCount: Int
+        /// Its analysis and shaping (nil when the layout kept none).
+        var shaping: KeptShaping?
     }
 
-    var key: Key
+    /// The line parameters the lines were made under; nil when they cannot be taken over
+    /// (exclusions and line limits tie lines to their place in the whole text).
+    var key: Key?
+    var shapingKey: ShapingKey
     var paragraphs: [Paragraph]
 }
 
@@ -59,7 +66,8 @@ struct ParagraphFingerprint: Equatable, Sendable {
         values = [s.lineSpacing, s.lineHeightMultiple ?? -1, s.minimumLineHeight ?? -1, s.maximumLineHeight ?? -1,
                   s.paragraphSpacing, s.paragraphSpacingBefore, s.headIndent, s.firstLineIndent, s.tailIndent,
                   s.defaultTabInterval] + s.tabStops.flatMap { [$0.location] }
-        names = [s.align.rawValue, s.direction.rawValue, s.wrap.rawValue] + s.tabStops.map(\.alignment.rawValue)
+        names = [s.align.rawValue, s.direction.rawValue, s.wrap.rawValue, s.wrapStyle.rawValue]
+            + s.tabStops.map(\.alignment.rawValue)
     }
 }
 
@@ -116,11 +124,10 @@ extension LayoutPass {
     }
 
     /// Whether previous paragraph `i`, with the same units as `range`, can stand for it:
-    /// not taken yet, first or not as it is, with its geometry when this layout keeps it, and
-    /// the same style runs (`styleRuns`: those of `range`, found on first need).
+    /// not taken yet, its lines or its shaping of use here (`canTakeLines`, `canTakeShaping`),
+    /// and the same style runs (`styleRuns`: those of `range`, found on first need).
     private mutating func canReuse(_ i: Int, _ range: ParagraphRange, paragraph index: Int, styleRuns: inout [StyleRun]?) -> Bool {
-        guard !usedPrevious[i], previousParagraphs[i].isFirst == (index == 0),
-              !keepsGeometry || previousParagraphs[i].geometry != nil else { return false }
+        guard !usedPrevious[i], canTakeLines(i, paragraph: index) || canTakeShaping(i) else { return false }
         if styleRuns == nil { styleRuns = request.styleRuns(in: range) }
         let previous = previousParagraphs[i]
         guard let runs = styleRuns, previous.styleRuns.count == runs.count else { return false }
@@ -129,6 +136,22 @@ extension LayoutPass {
             return false
         }
         return true
+    }
+
+    /// Whether previous paragraph `i` (the same text and styles) can give paragraph `index`
+    /// its lines: laid out under the same line parameters, first or not as it is, with its
+    /// geometry when this layout keeps it.
+    func canTakeLines(_ i: Int, paragraph index: Int) -> Bool {
+        let previous = previousParagraphs[i]
+        return reusesLines && !previous.lines.isEmpty && previous.isFirst == (index == 0)
+            && (!keepsGeometry || previous.geometry != nil)
+    }
+
+    /// Whether previous paragraph `i` kept a shaping this layout can fill lines from (with
+    /// glyphs, when this layout reads them).
+    func canTakeShaping(_ i: Int) -> Bool {
+        guard let shaping = previousParagraphs[i].shaping else { return false }
+        return shaping.hasGlyphs || !context.needsGlyphs
     }
 
     /// Whether `units` are the text's units from `start` on (memcmp).
@@ -190,7 +213,7 @@ extension LayoutPass {
 
     /// The old style number → the new one, for a paragraph whose style runs were `old` and
     /// are `new` (the same styles: `canReuse` checked), or nil when every number is the same.
-    private func styleNumbers(from old: [StyleRun], to new: [StyleRun]) -> [Int: Int]? {
+    func styleNumbers(from old: [StyleRun], to new: [StyleRun]) -> [Int: Int]? {
         guard old != new else { return nil }
         var map: [Int: Int] = [:]
         for (o, n) in zip(old, new) { map[o.style] = n.style }
@@ -230,10 +253,11 @@ extension LayoutPass {
     }
 
     /// Keeps what a later layout may reuse of the paragraph whose lines start at `firstLine`
-    /// (its lines themselves are taken in `finish`, once they are placed).
+    /// (its lines themselves are taken in `finish`, once they are placed): its shaping, and
+    /// what its lines need.
     mutating func keepReusable(_ range: ParagraphRange, paragraph index: Int, firstLine: Int, top: Double,
                                counts: (runs: Int, glyphs: Int)) {
-        guard request.keepsReusable, request.reuseKey != nil, firstLine < lines.count else { return }
+        guard request.keepsShaping, firstLine <= lines.count else { return }
         let styleRuns = request.styleRuns(in: range)
         var fontIndices: [Int] = []
         for line in lines[firstLine...] {
@@ -247,13 +271,15 @@ extension LayoutPass {
             lines: [], start: range.start, top: top, reserved: Array(reserved[firstLine...]),
             fonts: fontIndices.map { context.fonts[$0] }, fontIndices: fontIndices,
             geometry: keepsGeometry ? geometry[index] : nil,
-            height: height, runCount: counts.runs, glyphCount: counts.glyphs))
+            height: height, runCount: counts.runs, glyphCount: counts.glyphs,
+            shaping: index < shapings.count ? shapings[index] : nil))
         reusableLines.append(KeptLines(range: firstLine..<lines.count, unchanged: false))
     }
 
     /// After `finish` placed the lines: each kept paragraph takes its placed lines (a
     /// paragraph taken over unchanged, whose lines did not move, keeps the array it had).
     mutating func storePlacedLines(moved: [Bool]) {
+        guard request.keepsReusable, request.reuseKey != nil else { return }
         for k in reusable.indices {
             let kept = reusableLines[k]
             if kept.unchanged, !kept.range.contains(where: { moved[$0] }) { continue }

@@ -49,7 +49,7 @@ struct RequestContext {
         self.styleFamily = [Int?](repeating: nil, count: request.styles.count)
         self.isAttachmentStyle = request.styles.map { $0.attachment != nil }
         self.needsGlyphs = request.detail >= .runs || request.keepsGeometry || request.keepsReusable
-            || request.previous != nil
+            || (request.previous != nil && !request.keepsShapingOnly)
         if request.styles.count == 1 {
             self.shapingID = [0]   // (most requests: no table to hash the one style into)
         } else {

@@ -56,11 +56,7 @@ public struct LayoutParams: Sendable {
     public init(json params: JSONValue?) throws(RPCError) {
         let reader = try ParamReader(params)
         textStorage = try reader.requiredText("text")
-        if let v = reader.member("width"), let d = v.doubleValue, d < 0 {
-            throw .invalidParams(field: "width", "must not be negative, got \(JSONWriter.string(v))")
-        }
-        width = try reader.number("width", in: 0...LayoutParams.maxWidth,
-                                  what: "a number of points from 0 to 1e9, or null for no wrapping")
+        width = try LayoutParams.width(reader)
         font = try reader.object("font").map { (r) throws(RPCError) in try FontSpec(r) } ?? FontSpec()
         language = try reader.string("language", maxLength: 64)
         if let language { try LayoutParams.validateLanguage(language) }
@@ -81,18 +77,34 @@ public struct LayoutParams: Sendable {
             }
         }
         if let i = try reader.object("insets") { insets = try InsetsParams(i) }
-        if let v = reader.member("exclusions") {
-            guard let list = v.arrayValue else { throw .invalidParams(field: "exclusions", "must be an array of {x, y, width, height}, got \(v.typeName)") }
-            guard list.count <= LayoutParams.maxExclusions else { throw .invalidParams(field: "exclusions", "has more than \(LayoutParams.maxExclusions) rectangles") }
-            for (i, item) in list.enumerated() {
-                exclusions.append(try RectParams(ParamReader(item, path: "exclusions[\(i)]")))
-            }
-        }
+        exclusions = try LayoutParams.exclusions(reader) ?? []
         scale = try reader.number("scale", in: 0.01...100, what: "a factor from 0.01 to 100") ?? 1
         if let v = reader.member("detectors") { detectors = try DetectorRequest.list(v) }
         if let v = reader.member("attachments") { attachments = try AttachmentProvidersRequest.read(v) }
         if let v = reader.member("decorations") { decorations = try DecorationsRequest.read(v) }
         retain = try reader.bool("retain") ?? false
+    }
+
+    /// `width`: points from 0 to `maxWidth`, or nil (absent or null) for no wrapping.
+    static func width(_ reader: ParamReader) throws(RPCError) -> Double? {
+        if let v = reader.member("width"), let d = v.doubleValue, d < 0 {
+            throw .invalidParams(field: reader.field("width"), "must not be negative, got \(JSONWriter.string(v))")
+        }
+        return try reader.number("width", in: 0...LayoutParams.maxWidth,
+                                 what: "a number of points from 0 to 1e9, or null for no wrapping")
+    }
+
+    /// `exclusions`: at most `maxExclusions` rectangles; nil when absent.
+    static func exclusions(_ reader: ParamReader) throws(RPCError) -> [RectParams]? {
+        guard let v = reader.member("exclusions") else { return nil }
+        guard let list = v.arrayValue else { throw .invalidParams(field: reader.field("exclusions"), "must be an array of {x, y, width, height}, got \(v.typeName)") }
+        guard list.count <= LayoutParams.maxExclusions else { throw .invalidParams(field: reader.field("exclusions"), "has more than \(LayoutParams.maxExclusions) rectangles") }
+        var rects: [RectParams] = []
+        rects.reserveCapacity(list.count)
+        for (i, item) in list.enumerated() {
+            rects.append(try RectParams(ParamReader(item, path: reader.field("exclusions[\(i)]"))))
+        }
+        return rects
     }
 
     /// A BCP 47 tag: ASCII letters, digits, `-` and `_`.

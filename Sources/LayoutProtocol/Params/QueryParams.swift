@@ -199,6 +199,8 @@ public struct UpdateParams: Sendable {
     }
     public var handle: String
     public var edits: [Edit]
+    /// Layout params changed with the edits (after them: the edited text is laid out anew).
+    public var changes: LayoutChanges
     /// `result: "changed"`: only the lines that changed are sent.
     public var changedOnly: Bool
 
@@ -210,8 +212,13 @@ public struct UpdateParams: Sendable {
         guard let handle = try reader.string("handle", maxLength: LayoutTarget.maxHandleLength) else {
             throw .invalidParams(field: "handle", "is required")
         }
-        guard let list = reader.member("edits")?.arrayValue else {
-            throw .invalidParams(field: "edits", "is required: an array of {start, end, text}")
+        changes = try LayoutChanges(reader)
+        let given = reader.member("edits")
+        if given == nil, changes.isEmpty {
+            throw .invalidParams(field: "edits", "is required unless a layout param changes (\(LayoutChanges.members.joined(separator: ", "))): an array of {start, end, text}")
+        }
+        guard let list = given.map({ $0.arrayValue }) ?? [] else {
+            throw .invalidParams(field: "edits", "must be an array of {start, end, text}")
         }
         guard list.count <= Self.maxEdits else { throw .invalidParams(field: "edits", "has more than \(Self.maxEdits) edits") }
         changedOnly = try reader.choice("result", ["full", "changed"]) == "changed"

@@ -187,10 +187,13 @@ public struct TruncationParams: Sendable {
 public struct ParagraphParams: Sendable {
     public static let aligns = ["start", "end", "left", "right", "center", "justify"]
     public static let tabAlignments = ["left", "right", "center", "decimal"]
+    public static let wrapStyles = ["greedy", "balance"]
 
     public var align: String?
     public var direction: String?
     public var wrap: String?
+    /// `greedy` (nil) or `balance`.
+    public var wrapStyle: String?
     public var lineSpacing: Double?
     public var lineHeightMultiple: Double?
     public var minimumLineHeight: Double?
@@ -213,12 +216,18 @@ public struct ParagraphParams: Sendable {
     static let lengthRange = -1e6...1e6
     static let positiveRange = 0.0...1e6
 
-    public init(_ r: ParamReader) throws(RPCError) {
-        align = try r.choice("align", ParagraphParams.aligns)
-        direction = try r.choice("direction", LayoutParams.directions)
-        wrap = try r.choice("wrap", LayoutParams.wraps)
-        lineSpacing = try r.number("lineSpacing", in: ParagraphParams.positiveRange, what: "a number of points ≥ 0")
+    /// `base`: the style the members given change (an `update`), else the defaults.
+    public init(_ r: ParamReader, over base: ParagraphParams = ParagraphParams()) throws(RPCError) {
+        self = base
+        align = try r.choice("align", ParagraphParams.aligns) ?? base.align
+        direction = try r.choice("direction", LayoutParams.directions) ?? base.direction
+        wrap = try r.choice("wrap", LayoutParams.wraps) ?? base.wrap
+        wrapStyle = try r.choice("wrapStyle", ParagraphParams.wrapStyles) ?? base.wrapStyle
+        lineSpacing = try r.number("lineSpacing", in: ParagraphParams.positiveRange, what: "a number of points ≥ 0") ?? base.lineSpacing
         if let v = r.member("lineHeight") {
+            // Given, `lineHeight` replaces all three (in an update too).
+            minimumLineHeight = nil
+            maximumLineHeight = nil
             if v.doubleValue != nil {
                 lineHeightMultiple = try r.number("lineHeight", in: 0.01...100, what: "a multiple from 0.01 to 100, or {multiple, minimum, maximum}")
             } else {
@@ -231,17 +240,18 @@ public struct ParagraphParams: Sendable {
                 }
             }
         }
-        paragraphSpacing = try r.number("paragraphSpacing", in: ParagraphParams.positiveRange, what: "a number of points ≥ 0")
-        paragraphSpacingBefore = try r.number("paragraphSpacingBefore", in: ParagraphParams.positiveRange, what: "a number of points ≥ 0")
-        firstLineIndent = try r.number("firstLineIndent", in: ParagraphParams.lengthRange, what: "a number of points")
-        headIndent = try r.number("headIndent", in: ParagraphParams.positiveRange, what: "a number of points ≥ 0")
-        tailIndent = try r.number("tailIndent", in: ParagraphParams.positiveRange, what: "a number of points ≥ 0")
-        defaultTabInterval = try r.number("defaultTabInterval", in: 0.01...1e6, what: "a number of points > 0")
+        paragraphSpacing = try r.number("paragraphSpacing", in: ParagraphParams.positiveRange, what: "a number of points ≥ 0") ?? base.paragraphSpacing
+        paragraphSpacingBefore = try r.number("paragraphSpacingBefore", in: ParagraphParams.positiveRange, what: "a number of points ≥ 0") ?? base.paragraphSpacingBefore
+        firstLineIndent = try r.number("firstLineIndent", in: ParagraphParams.lengthRange, what: "a number of points") ?? base.firstLineIndent
+        headIndent = try r.number("headIndent", in: ParagraphParams.positiveRange, what: "a number of points ≥ 0") ?? base.headIndent
+        tailIndent = try r.number("tailIndent", in: ParagraphParams.positiveRange, what: "a number of points ≥ 0") ?? base.tailIndent
+        defaultTabInterval = try r.number("defaultTabInterval", in: 0.01...1e6, what: "a number of points > 0") ?? base.defaultTabInterval
         if let v = r.member("tabStops") {
             guard let list = v.arrayValue else { throw .invalidParams(field: r.field("tabStops"), "must be an array of {location, alignment}") }
             guard list.count <= ParagraphParams.maxTabStops else {
                 throw .invalidParams(field: r.field("tabStops"), "holds \(list.count) stops; at most \(ParagraphParams.maxTabStops) are allowed")
             }
+            tabStops = []
             for (i, item) in list.enumerated() {
                 let stop = try ParamReader(item, path: r.field("tabStops[\(i)]"))
                 guard let location = try stop.number("location", in: ParagraphParams.positiveRange, what: "a number of points ≥ 0") else {
@@ -254,8 +264,10 @@ public struct ParagraphParams: Sendable {
         if let v = r.member("maxLines"), let d = v.doubleValue, d < 0 {
             throw .invalidParams(field: r.field("maxLines"), "must not be negative, got \(JSONWriter.string(v))")
         }
-        maxLines = try r.integer("maxLines", in: 0...1_000_000_000)
+        maxLines = try r.integer("maxLines", in: 0...1_000_000_000) ?? base.maxLines
         if let t = try r.object("truncation") {
+            // Given, `truncation` replaces the whole of it (in an update too).
+            truncation = TruncationParams()
             truncation.mode = try t.choice("mode", TruncationParams.modes) ?? "tail"
             truncation.token = try t.string("token", maxLength: 4096) ?? "…"
             truncation.style = try t.object("style").map { (s) throws(RPCError) in try SpanAttributes(s) }

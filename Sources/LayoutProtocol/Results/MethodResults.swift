@@ -63,6 +63,37 @@ public struct MeasureResult: WireResult {
     }
 }
 
+/// `measure` with `widths`: one measure per width, in their order.
+public struct MeasuresResult: WireResult {
+    public var measures: [MeasureResult]
+    public var fontFingerprint: String
+
+    public init(measures: [MeasureResult], fontFingerprint: String) {
+        self.measures = measures
+        self.fontFingerprint = fontFingerprint
+    }
+
+    public var wireJSON: JSONValue {
+        ["measures": .array(measures.map { m in
+            ["size": ["width": .number(m.width), "height": .number(m.height)],
+             "lineCount": .number(Double(m.lineCount)), "truncated": .bool(m.truncated)]
+        }), "fontFingerprint": .string(fontFingerprint)]
+    }
+}
+
+/// What `measure` answers: one measure, or one per width asked for.
+public enum MeasureReply: WireResult {
+    case one(MeasureResult)
+    case many(MeasuresResult)
+
+    public var wireJSON: JSONValue {
+        switch self {
+        case .one(let m): m.wireJSON
+        case .many(let m): m.wireJSON
+        }
+    }
+}
+
 /// `boundaries`: the offsets of the boundaries asked for.
 public struct BoundariesResult: WireResult {
     public var offsets: [Int]
@@ -178,9 +209,13 @@ public struct UpdateResult: WireResult {
         public var added: Int
         public var inserted: [RangeResult]
         public var reusedParagraphs: Int
-        public init(firstLine: Int, removed: Int, added: Int, inserted: [RangeResult], reusedParagraphs: Int) {
+        /// Paragraphs shaped again (not taken over from the retained layout's shaping).
+        public var reshapedParagraphs: Int
+        public init(firstLine: Int, removed: Int, added: Int, inserted: [RangeResult], reusedParagraphs: Int,
+                    reshapedParagraphs: Int) {
             self.firstLine = firstLine; self.removed = removed; self.added = added
             self.inserted = inserted; self.reusedParagraphs = reusedParagraphs
+            self.reshapedParagraphs = reshapedParagraphs
         }
     }
     public var layout: LayoutResult
@@ -192,7 +227,8 @@ public struct UpdateResult: WireResult {
         let diffJSON: JSONValue = [
             "firstLine": .number(Double(diff.firstLine)), "removed": .number(Double(diff.removed)),
             "added": .number(Double(diff.added)), "inserted": .array(diff.inserted.map(\.json)),
-            "reusedParagraphs": .number(Double(diff.reusedParagraphs))]
+            "reusedParagraphs": .number(Double(diff.reusedParagraphs)),
+            "reshapedParagraphs": .number(Double(diff.reshapedParagraphs))]
         return .object((layout.wireJSON.objectMembers ?? []) + [("diff", diffJSON)])
     }
 }

@@ -59,10 +59,11 @@ final class RetainedLayout: Sendable {
         // and run here would cost an update about as much as its layout).
         let runCount = layout.runCount, glyphCount = layout.glyphCount
         // Text, advances and boundaries, lines with their runs and glyphs, regions; the lines
-        // twice over when kept for reuse by updates.
+        // twice over when kept for reuse by updates, and the paragraphs' kept shaping.
         let copies = layout.reusable == nil ? 1 : 2
         self.bytes = 256 + built.request.text.count * (16 + 9 * copies)
             + copies * (layout.lines.count * 160 + runCount * 120 + glyphCount * 48) + regions.count * 96
+            + layout.shapingBytes
         self.mappings = Mutex([encoding: built.mapping])
     }
 

@@ -1,8 +1,9 @@
 import LayoutEngine
 import LayoutProtocol
 
-/// `update`: edits applied to a retained layout's text, the layout redone (its unchanged
-/// paragraphs taken over), and what changed. Ordered: a connection's edits apply in the order
+/// `update`: edits applied to a retained layout's text and changes to its layout params, the
+/// layout redone (its unchanged paragraphs taken over: their lines, or under new line
+/// params their shaping), and what changed. Ordered: a connection's edits apply in the order
 /// sent; the handle's lock keeps other connections' updates of it apart.
 enum UpdateMethod: Method {
     static let name = "update"
@@ -25,8 +26,8 @@ enum UpdateMethod: Method {
         var edits = TextEdits(text: old.text, spans: old.built.spans)
         try edits.apply(p.edits, encoding: session.offsetEncoding, maxTextLength: service.configuration.maxTextLength,
                         stop: service.stopCheck(session))
-        // The text and spans go on in UTF-16; the params keep everything else.
-        var params = old.params
+        // The text and spans go on in UTF-16; the params keep everything else, as changed.
+        var params = try p.changes.applied(to: old.params)
         params.text = ""
         params.spans = []
         let new = try service.perform(params, session: session, geometry: true, utf16Spans: edits.spans,
@@ -40,7 +41,8 @@ enum UpdateMethod: Method {
         try service.checkResultEstimate(new.layout, detail: new.detail, lines: chosen)
         return UpdateResult(layout: service.result(new, session: session, handle: p.handle, lines: chosen),
                             diff: UpdateResult.Diff(firstLine: diff.first, removed: diff.removed, added: diff.added,
-                                                    inserted: inserted, reusedParagraphs: new.layout.reusedParagraphs))
+                                                    inserted: inserted, reusedParagraphs: new.layout.reusedParagraphs,
+                                                    reshapedParagraphs: new.layout.reshapedParagraphs))
     }
 
     /// The inserted ranges widened to whole grapheme clusters (UAX #29), in `encoding`.

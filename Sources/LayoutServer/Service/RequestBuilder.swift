@@ -161,6 +161,7 @@ extension LayoutService {
         style.align = p.align.flatMap(TextAlignment.init(rawValue:)) ?? .start
         style.direction = p.direction.flatMap(ParagraphDirection.init(rawValue:)) ?? .auto
         style.wrap = p.wrap.flatMap(WrapMode.init(rawValue:)) ?? .word
+        style.wrapStyle = p.wrapStyle.flatMap(WrapStyle.init(rawValue:)) ?? .greedy
         style.lineSpacing = (p.lineSpacing ?? 0) * scale
         style.lineHeightMultiple = p.lineHeightMultiple
         style.minimumLineHeight = p.minimumLineHeight.map { $0 * scale }
