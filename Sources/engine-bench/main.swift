@@ -7,8 +7,9 @@
 // usage: engine-bench FONTS_CONF CORPUS_JSONL PASSES
 // Prints one JSON object: {"engine_us": mean per pass, "min_us": fastest pass,
 // "new_words_us": mean pass with the shape cache emptied before it (every word shaped afresh,
-// fonts and everything else warm: text never seen), "two_threads_ratio": passes per second on
-// two threads at once against one}.
+// fonts and everything else warm: text never seen), "relayout_us": mean pass laying each
+// paragraph out again at a new width from its kept shaping (as a retained layout's `update`
+// does), "two_threads_ratio": passes per second on two threads at once against one}.
 import Foundation
 import LayoutEngine
 import LayoutProtocol
@@ -57,6 +58,26 @@ do {
     let alone = clock()
     for k in 0..<(2 * passes) { _ = try pass(width: 361 + Double(k + 1) * 0.01) }
     let oneThread = clock() - alone
+    // Kept shaping laid out again (the resize row's engine part): each paragraph laid out
+    // once as a retained layout is (geometry and shaping kept), then at new widths from it.
+    var kept: [TextLayout] = try texts.map { text in
+        var request = LayoutRequest(text: text, width: 360, font: font)
+        request.keepsGeometry = true
+        request.keepsReusable = true
+        return try engine.layout(request)
+    }
+    var relayouts: [Double] = []
+    for k in 0..<passes {
+        let start = DispatchTime.now().uptimeNanoseconds
+        for i in texts.indices {
+            var request = LayoutRequest(text: texts[i], width: 300 + Double(k + 1) * 7.3, font: font)
+            request.keepsGeometry = true
+            request.keepsReusable = true
+            request.previous = kept[i].reusable
+            kept[i] = try engine.layout(request)
+        }
+        relayouts.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+    }
     let failures = Mutex<[String]>([])
     let together = clock()
     DispatchQueue.concurrentPerform(iterations: 2) { thread in
@@ -70,6 +91,7 @@ do {
     if let failure = failures.withLock({ $0.first }) { throw LayoutFailed(message: failure) }
     print(#"{"engine_us": \#(times.reduce(0, +) / Double(passes)), "min_us": \#(times.min() ?? 0), "#
           + #""new_words_us": \#(fresh.reduce(0, +) / Double(passes)), "#
+          + #""relayout_us": \#(relayouts.reduce(0, +) / Double(passes)), "#
           + #""two_threads_ratio": \#(oneThread / twoThreads)}"#)
 } catch {
     FileHandle.standardError.write(Data("engine-bench: \(error)\n".utf8))

@@ -12,8 +12,10 @@ final class RetainedLayout: Sendable {
     let detail: LayoutDetail
     /// Regions in UTF-16, with their rectangles.
     let regions: [Region]
-    /// Estimated memory held, for the store's byte limit.
+    /// Estimated memory held, for the store's byte limit, and the part its paragraphs' kept
+    /// shaping holds.
     let bytes: Int
+    var shapingBytes: Int { layout.shapingBytes }
     /// The fingerprint of the fonts it was laid out with.
     let fontFingerprint: String
     /// Offset mappings for other encodings than the one it was made with, made on first use.
@@ -86,6 +88,8 @@ final class LayoutStore: Sendable {
     private struct State {
         var entries: [String: (layout: RetainedLayout, tick: UInt64, lock: HandleLock)] = [:]
         var bytes = 0
+        /// The part of `bytes` the layouts' kept shaping holds.
+        var shapingBytes = 0
         var tick: UInt64 = 0
         var next: UInt64 = 0
         var evicted: UInt64 = 0
@@ -114,10 +118,12 @@ final class LayoutStore: Sendable {
             s.tick += 1
             s.entries[handle] = (layout, s.tick, HandleLock())
             s.bytes += layout.bytes
+            s.shapingBytes += layout.shapingBytes
             while s.entries.count > max(maxCount, 1) || (s.bytes > maxBytes && s.entries.count > 1),
                   let oldest = s.entries.min(by: { $0.value.tick < $1.value.tick }), oldest.key != handle {
                 s.entries[oldest.key] = nil
                 s.bytes -= oldest.value.layout.bytes
+                s.shapingBytes -= oldest.value.layout.shapingBytes
                 s.evicted += 1
             }
             return handle
@@ -142,6 +148,7 @@ final class LayoutStore: Sendable {
             guard let entry = s.entries[handle] else { return false }
             s.tick += 1
             s.bytes += layout.bytes - entry.layout.bytes
+            s.shapingBytes += layout.shapingBytes - entry.layout.shapingBytes
             s.entries[handle] = (layout, s.tick, entry.lock)
             return true
         }
@@ -153,6 +160,7 @@ final class LayoutStore: Sendable {
         let removed = state.withLock { s -> RetainedLayout? in
             guard let entry = s.entries.removeValue(forKey: handle) else { return nil }
             s.bytes -= entry.layout.bytes
+            s.shapingBytes -= entry.layout.shapingBytes
             return entry.layout
         }
         guard let removed else { return false }
@@ -179,9 +187,9 @@ final class LayoutStore: Sendable {
         return try lock.run(body)
     }
 
-    /// Count, bytes and evictions so far.
-    var counts: (count: Int, bytes: Int, evicted: UInt64) {
-        state.withLock { ($0.entries.count, $0.bytes, $0.evicted) }
+    /// Count, bytes (and the part kept shaping holds) and evictions so far.
+    var counts: (count: Int, bytes: Int, shapingBytes: Int, evicted: UInt64) {
+        state.withLock { ($0.entries.count, $0.bytes, $0.shapingBytes, $0.evicted) }
     }
 }
 

@@ -26,7 +26,8 @@ extension LayoutService {
                                           ("shapedTogether", .number(Double(engine.shapeCache.wordsShapedTogether))),
                                           ("restored", .number(Double(engine.shapeCache.wordsRestored)))]),
                 "retainedLayouts": .object((Self.cacheJSON(count: retained.count, store.lookups.snapshot).objectMembers ?? []) + [
-                    ("bytes", .number(Double(retained.bytes))), ("evicted", .number(Double(retained.evicted))),
+                    ("bytes", .number(Double(retained.bytes))), ("shapingBytes", .number(Double(retained.shapingBytes))),
+                    ("evicted", .number(Double(retained.evicted))),
                     ("maxCount", .number(Double(configuration.maxRetainedLayouts))),
                     ("maxBytes", .number(Double(configuration.maxRetainedBytes)))]),
             ],

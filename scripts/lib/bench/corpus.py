@@ -49,18 +49,19 @@ def corpus_row(conn, run, reference):
     reference's raw hb_shape time of the first paragraph (for the start row)."""
     step(f"corpus: Pango, HarfBuzz, ICU and layoutd in turn ({len(run.corpus)} paragraphs, {run.passes} rounds)")
     warm(conn, run.corpus)
-    total, pango, hb, first_hb = 0.0, 0.0, 0.0, 0.0
+    total, pango, hb, first_hb, relayout = 0.0, 0.0, 0.0, 0.0, 0.0
     pairs = []   # each pass: (layoutd's pass, the reference's Pango pass, its raw hb pass) in µs
     for k in range(run.passes):
         ref = reference_run(reference, run)
         pango += sum(r["pango_us"] for r in ref) / run.passes
         hb += sum(r["hb_us"] for r in ref) / run.passes
+        relayout += sum(r["pango_relayout_us"] for r in ref) / run.passes
         first_hb += ref[0]["hb_us"] / run.passes
         seconds = corpus_pass(conn, run.corpus, 360 + (k + 1) * 0.01)
         total += seconds
         pairs.append((seconds * 1e6, sum(r["pango_us"] for r in ref), sum(r["hb_us"] for r in ref)))
     ours = total / run.passes * 1e6
-    row = {"layoutd_us": ours, "pango_us": pango, "hb_shape_us": hb,
+    row = {"layoutd_us": ours, "pango_us": pango, "hb_shape_us": hb, "pango_relayout_us": relayout,
            "vs_pango": ours / pango, "vs_hb_shape": ours / hb,
            "pass_vs_pango": [p[0] / p[1] for p in pairs], "pass_vs_hb_shape": [p[0] / p[2] for p in pairs]}
     return row, first_hb

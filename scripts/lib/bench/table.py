@@ -13,6 +13,8 @@ def print_corpus(rows):
     print(f"{'':10} {'layoutd %.0f µs vs raw hb_shape %.0f µs per pass' % (c['layoutd_us'], c['hb_shape_us']):60} {c['vs_hb_shape']:8.2f} {'≤ 1.00':>8}")
     print(f"{'':10} {'(each pass against the reference run just before it: median)':60} {statistics.median(c['pass_vs_pango']):8.2f}")
     print(f"{'':10} {'(the same against raw hb_shape: median; spread %.2f–%.2f)' % (min(c['pass_vs_hb_shape']), max(c['pass_vs_hb_shape'])):60} {statistics.median(c['pass_vs_hb_shape']):8.2f}")
+    if "engine_us" not in c:
+        return   # --only: the corpus row without its breakdown
     print(f"{'':10} {'(the engine alone, in process: %.0f µs per pass, vs raw hb)' % c['engine_us']:60} {c['engine_vs_hb_shape']:8.2f}")
     print(f"{'':10} {'(the same, every word new: %.0f µs per pass, vs raw hb)' % c['engine_new_words_us']:60} {c['engine_new_words_vs_hb_shape']:8.2f}")
     print(f"{'':10} {'(as many ping round trips, doing no work: %.0f µs per pass)' % c['ping_round_trips_us']:60} {c['ping_round_trips_us'] / c['layoutd_us']:8.2f}")
@@ -23,6 +25,29 @@ def print_streaming(rows):
     print(f"{'streaming':10} {'append 20 chars %.0f µs vs fresh layout %.0f µs' % (st['append_changed_us'], st['fresh_us']):60} {st['ratio_changed']:8.3f} {'< 0.05':>8}")
     print(f"{'':10} {'(against a fresh layout kept for queries: %.0f µs)' % st['fresh_retained_us']:60} {st['ratio_changed_vs_retained']:8.3f}")
     print(f"{'':10} {'(full result back: %.0f µs)' % st['append_full_us']:60} {st['ratio_full']:8.3f}")
+
+
+def print_relayout(rows):
+    if "resize" not in rows:
+        return
+    r = rows["resize"]
+    if "sk_relayout_us" in r:
+        print(f"{'resize':10} {'document %.0f µs vs SkParagraph re-wrap %.0f µs per pass' % (r['document_us'], r['sk_relayout_us']):60} {r['document_vs_sk_relayout']:8.2f} {'≤ 1.00':>8}")
+        print(f"{'':10} {'(one layout per paragraph: %.0f µs)' % r['each_us']:60} {r['each_vs_sk_relayout']:8.2f} {'≤ 1.00':>8}")
+        print(f"{'':10} {'(the engine alone, in process: %.0f µs)' % r['engine_relayout_us']:60} {r['engine_vs_sk_relayout']:8.2f}")
+    else:
+        print(f"{'resize':10} {'document %.0f µs (SkParagraph not measured)' % r['document_us']:60}")
+    print(f"{'':10} {'document vs Pango re-wrap %.0f µs' % r['pango_relayout_us']:60} {r['document_vs_pango_relayout']:8.3f} {'≤ 0.05':>8}")
+    print(f"{'':10} {'(one layout per paragraph)':60} {r['each_vs_pango_relayout']:8.3f} {'≤ 0.05':>8}")
+    print(f"{'':10} {'(paragraphs shaped again by the resizes: %d)' % r['reshaped_paragraphs']:60}")
+    t = rows["toggle"]
+    print(f"{'toggle':10} {'maxLines 3 ↔ 0 %.1f µs vs fresh layout %.1f µs' % (t['toggle_us'], t['fresh_us']):60} {t['ratio']:8.3f} {'≤ 0.05':>8}")
+    w = rows["widths"]
+    print(f"{'widths':10} {'8 widths %.0f µs vs one measure %.0f µs per pass' % (w['widths_us'], w['one_us']):60} {w['ratio']:8.2f} {'≤ 2.00':>8}")
+    print(f"{'':10} {'(against 8 single measures: %.0f µs)' % w['singles_us']:60} {w['vs_singles']:8.2f}")
+    b = rows["balance"]
+    print(f"{'balance':10} {'balanced %.0f µs vs greedy %.0f µs per pass' % (b['balance_us'], b['greedy_us']):60} {b['ratio']:8.2f} {'≤ 3.00':>8}")
+    print(f"{'':10} {'(paragraphs with another line count than greedy: %d)' % b['line_count_differs']:60} {'':8} {'0':>8}")
 
 
 def print_growth(rows):
@@ -62,6 +87,9 @@ def print_table(rows, passes):
     """Every row of a full run, in the order the targets are listed."""
     print_header()
     print_corpus(rows)
+    print_relayout(rows)
+    if "streaming" not in rows:
+        return   # --only relayout
     print_streaming(rows)
     print_growth(rows)
     print_parallel(rows)
