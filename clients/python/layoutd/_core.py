@@ -41,17 +41,25 @@ def moved(offset, start, end, inserted, is_end):
     return start + inserted if is_end else start
 
 
-def apply_edit(params, edit):
-    """`params` (layout params: text, spans) after one edit, as the daemon applies it."""
+# Each offset encoding as a Python codec and the bytes of its code unit.
+CODECS = {"utf-32": ("utf-32-le", 4), "utf-16": ("utf-16-le", 2), "utf-8": ("utf-8", 1)}
+
+
+def apply_edit(params, edit, encoding="utf-32"):
+    """`params` (layout params: text, spans) after one edit, as the daemon applies it;
+    offsets count in `encoding`'s code units (UTF-32: Python string indices)."""
     start, end, text = (edit["start"], edit["end"], edit["text"]) if isinstance(edit, dict) else edit
-    old = params["text"]
-    params["text"] = old[:start] + text + old[end:]
+    codec, unit = CODECS[encoding]
+    old = params["text"].encode(codec, "surrogatepass")
+    inserted = text.encode(codec, "surrogatepass")
+    params["text"] = (old[:start * unit] + inserted + old[end * unit:]).decode(codec, "surrogatepass")
+    length = len(inserted) // unit
     spans = []
     for span in params.get("spans") or []:
         span = dict(span)
         span_end = span["end"]
-        span["start"] = moved(span["start"], start, end, len(text), False)
-        span["end"] = moved(span_end, start, end, len(text), span_end > start)
+        span["start"] = moved(span["start"], start, end, length, False)
+        span["end"] = moved(span_end, start, end, length, span_end > start)
         spans.append(span)
     if "spans" in params:
         params["spans"] = spans
@@ -67,7 +75,10 @@ def edit_json(edit):
 class Core:
     """The client's state that outlives a connection."""
 
-    def __init__(self):
+    def __init__(self, offset_encoding="utf-32"):
+        if offset_encoding not in CODECS:
+            raise ValueError(f"offset_encoding must be one of {', '.join(CODECS)}, got {offset_encoding!r}")
+        self.offset_encoding = offset_encoding
         self.documents = {}
         self.generation = 0
         self.font_fingerprint = None
@@ -79,7 +90,7 @@ class Core:
         return next(self._ids)
 
     def initialize_params(self):
-        params = {"offsetEncodings": ["utf-32"], "client": {"name": "layoutd-python", "version": VERSION}}
+        params = {"offsetEncodings": [self.offset_encoding], "client": {"name": "layoutd-python", "version": VERSION}}
         if self.font_listeners:
             params["subscribe"] = ["fontsChanged"]
         return params
@@ -87,8 +98,9 @@ class Core:
     def connected(self, initialized):
         """A new connection answered `initialize`: handles of the old one are stale. Returns
         the listeners to tell when the fonts differ from those of the last connection."""
-        if initialized.get("offsetEncoding") != "utf-32":
-            raise LayoutdError(-32603, f"the daemon chose {initialized.get('offsetEncoding')!r} offsets, not utf-32")
+        if initialized.get("offsetEncoding") != self.offset_encoding:
+            raise LayoutdError(-32603, f"the daemon chose {initialized.get('offsetEncoding')!r} offsets, "
+                                       f"not {self.offset_encoding}")
         self.generation += 1
         old, self.font_fingerprint = self.font_fingerprint, initialized.get("fontFingerprint")
         return list(self.font_listeners) if old is not None and old != self.font_fingerprint else []

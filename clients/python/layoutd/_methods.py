@@ -64,7 +64,7 @@ class Methods:
             doc = core.documents.get(handle)
             if doc is not None:
                 for edit in edits:
-                    apply_edit(doc.params, edit)
+                    apply_edit(doc.params, edit, core.offset_encoding)
                 doc.params.update({k: v for k, v in params.items() if k != "result"})
             return types.Update.from_json(result, handle)
         return self._run(Request("update", sent, handle, convert))

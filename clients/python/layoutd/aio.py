@@ -84,9 +84,9 @@ class AsyncClient(Methods):
     """`AsyncClient(socket=None)`: as `Client`, its methods coroutines:
     `await client.layout("Hello", 200)`; `asyncio.gather` pipelines them."""
 
-    def __init__(self, socket=None):
+    def __init__(self, socket=None, *, offset_encoding="utf-32"):
         self._path = socket
-        self._core = Core()
+        self._core = Core(offset_encoding)
         self._connection = None
         self._lock = None
 

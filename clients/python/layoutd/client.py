@@ -80,12 +80,14 @@ class _Connection:
 class Client(Methods):
     """`Client(socket=None)`: connects (lazily) to `socket`, or to the first daemon of the
     search order ($LAYOUTD_SOCKET, $XDG_RUNTIME_DIR/layoutd/layoutd.sock, the system
-    socket). Offsets are Python string indices. When the daemon goes away, the next call
-    connects again (once) and lays retained documents out again as they are used."""
+    socket). Offsets are Python string indices (`offset_encoding="utf-8"` or `"utf-16"`
+    counts UTF-8 bytes or UTF-16 units instead). `timeout`: seconds an answer may take (None:
+    forever). When the daemon goes away, the next call connects again (once) and lays
+    retained documents out again as they are used."""
 
-    def __init__(self, socket=None, *, timeout=60.0):
+    def __init__(self, socket=None, *, timeout=60.0, offset_encoding="utf-32"):
         self._path, self._timeout = socket, timeout
-        self._core = Core()
+        self._core = Core(offset_encoding)
         self._connection = None
 
     @property

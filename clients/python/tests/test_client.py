@@ -99,6 +99,26 @@ class ClientTest(unittest.TestCase):
         self.assertEqual(self.client.hit_test(layout, 1000, 5).index, len("Hello there"))
 
 
+class OffsetEncodingTest(unittest.TestCase):
+    def test_utf8_offsets_and_edits(self):
+        """In UTF-8 bytes, lines and a document laid out again after an edit agree with the
+        daemon's own edit."""
+        daemon = TestDaemon().start()
+        try:
+            client = layoutd.Client(daemon.socket, offset_encoding="utf-8")
+            layout = client.layout(TEXT, 100, retain=True)
+            self.assertEqual([l.end for l in layout.lines], [len(TEXT[:10].encode()), len(TEXT[:22].encode()),
+                                                            len(TEXT.encode())])
+            client.update(layout, [(4, 6, "ss")])
+            edited = client._core.documents[layout.handle].params["text"]
+            self.assertEqual(edited, "Grüsse aus Köln, Ünal! 👍🏽 ok")
+            daemon.restart()
+            self.assertEqual(client.hit_test(layout, 1000, 5).index, len("Grüsse aus ".encode()))
+            client.close()
+        finally:
+            daemon.remove()
+
+
 class RestartTest(unittest.TestCase):
     def test_handles_survive_a_daemon_restart(self):
         daemon = TestDaemon().start()
