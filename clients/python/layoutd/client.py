@@ -83,10 +83,11 @@ class Client(Methods):
     socket). Offsets are Python string indices (`offset_encoding="utf-8"` or `"utf-16"`
     counts UTF-8 bytes or UTF-16 units instead). `timeout`: seconds an answer may take (None:
     forever). When the daemon goes away, the next call connects again (once) and lays
-    retained documents out again as they are used."""
+    retained documents out again as they are used; `reconnect=False` raises
+    `ConnectionLost` instead (for tools that check the daemon itself)."""
 
-    def __init__(self, socket=None, *, timeout=60.0, offset_encoding="utf-32"):
-        self._path, self._timeout = socket, timeout
+    def __init__(self, socket=None, *, timeout=60.0, offset_encoding="utf-32", reconnect=True):
+        self._path, self._timeout, self._reconnect = socket, timeout, reconnect
         self._core = Core(offset_encoding)
         self._connection = None
 
@@ -142,7 +143,7 @@ class Client(Methods):
         except ConnectionLost:
             if connection is self._connection:
                 self.close()
-            if not retry:
+            if not retry or not self._reconnect:
                 raise
             return self._answer(request, self._send(request), retry=False)
         if "error" in reply:
@@ -160,6 +161,8 @@ class Client(Methods):
             sent = self._send(request)
         except ConnectionLost:
             self.close()
+            if not self._reconnect:
+                raise
             sent = self._send(request)
         return self._answer(request, sent)
 

@@ -142,6 +142,18 @@ class RestartTest(unittest.TestCase):
         finally:
             daemon.remove()
 
+    def test_no_reconnect_when_asked(self):
+        daemon = TestDaemon().start()
+        try:
+            client = layoutd.Client(daemon.socket, reconnect=False)
+            self.assertTrue(client.ping())
+            daemon.restart()
+            with self.assertRaises(layoutd.ConnectionLost):
+                client.ping()
+            self.assertTrue(client.ping(), "a new connection, on the next call")
+        finally:
+            daemon.remove()
+
     def test_fonts_changed(self):
         daemon = TestDaemon().start()
         try:
