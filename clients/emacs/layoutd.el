@@ -93,7 +93,7 @@ Returns layoutd's answer: its `:lines' a vector of plists
 ;;;###autoload
 (defun layoutd-bubble-size (start end &optional width)
   "Show the line count and height of START..END in a bubble WIDTH points wide.
-Interactively the region, at `layoutd-bubble-width' (with a prefix argument, asked).
+Interactively the region, at `layoutd-bubble-width' (asked with a prefix arg).
 Returns the answer as a plist (:lines N :height H :width W)."
   (interactive
    (list (region-beginning) (region-end)
