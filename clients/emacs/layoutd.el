@@ -38,8 +38,8 @@
   :type 'number)
 
 (defcustom layoutd-bubble-font nil
-  "Font of the bubble's text as layoutd's `font' param, e.g. (:family \"Noto Sans\" :size 15).
-nil: the daemon's default font."
+  "Font of the bubble's text, as layoutd's `font' param.
+For example (:family \"Noto Sans\" :size 15); nil: the daemon's default font."
   :type '(choice (const :tag "Daemon's default" nil) plist))
 
 (defvar layoutd--connection nil
