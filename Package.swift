@@ -6,7 +6,7 @@
 //     → LayoutEngine (fonts, analysis, shaping, lines, queries, reuse) → GlyphRaster (FreeType, for rendering only)
 //     → LayoutProtocol (JSON, JSON-RPC, parameter and result types; no engine, no C)
 //     → LayoutTransport (sockets, line framing; no engine)
-//     → LayoutServer (dispatch, caches; joins engine and protocol)
+//     → LayoutClient (the Swift client library; no engine) beside LayoutServer (dispatch, caches; joins engine and protocol)
 //     → executables (layoutd; layoutctl, which links neither HarfBuzz nor ICU)
 import PackageDescription
 
@@ -15,6 +15,8 @@ let package = Package(
     products: [
         .executable(name: "layoutd", targets: ["layoutd"]),
         .executable(name: "layoutctl", targets: ["layoutctl"]),
+        // The Swift client library: async/await over the protocol's types (no HarfBuzz, no ICU).
+        .library(name: "LayoutClient", targets: ["LayoutClient"]),
         // Plugins: shared objects installed beside layoutd, loaded by default.
         .library(name: "layoutd-plugin-links", type: .dynamic, targets: ["LinksPlugin"]),
         .library(name: "layoutd-plugin-shortcodes", type: .dynamic, targets: ["ShortcodesPlugin"]),
@@ -68,6 +70,10 @@ let package = Package(
         .target(name: "LayoutProtocol", swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(
             name: "LayoutTransport", dependencies: ["LayoutProtocol", "CEpoll"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        // The client library, over protocol types and transport only.
+        .target(
+            name: "LayoutClient", dependencies: ["LayoutProtocol", "LayoutTransport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(
             name: "LayoutServer",
@@ -131,7 +137,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "LayoutdIntegrationTests",
-            dependencies: ["LayoutProtocol", "LayoutTransport", "CZlib", "layoutd", "layoutctl"],
+            dependencies: ["LayoutProtocol", "LayoutTransport", "LayoutClient", "CZlib", "layoutd", "layoutctl"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
     ]
 )

@@ -1,12 +1,19 @@
-// libFuzzer target: bytes from a socket → LineFramer → JSONParser → JSONWriter round trip →
-// RPCRequest.decode → every params decoder. Built and run by scripts/fuzz (see Fuzz/README.md).
+// libFuzzer target: bytes from a socket → LineFramer and MessageFramer (both framings) →
+// JSONParser → JSONWriter round trip → RPCRequest.decode → every params decoder. Built and
+// run by scripts/fuzz (see Fuzz/README.md).
 //
-// The input is the byte stream a client sends. It is fed to the framer in chunks whose sizes,
-// and the framer's line cap, come from a hash of the input, so one input always replays the
+// The input is the byte stream a client sends. It is fed to the framers in chunks whose
+// sizes, and the framers' cap, come from a hash of the input, so one input always replays the
 // same way. Invariants checked (a failure traps, which libFuzzer reports as a crash):
-//   - the frames are exactly those of a reference split at "\n" (a line longer than the cap
-//     is one `.oversized`, a final unterminated line longer than the cap too), no line is
+//   - the line frames are exactly those of a reference split at "\n" (a line longer than the
+//     cap is one `.oversized`, a final unterminated line longer than the cap too), no line is
 //     longer than the cap, and no more than the cap stays buffered between reads;
+//   - MessageFramer on the raw stream (which picks the LSP header framing when it starts
+//     with `Content-Length:` or `Content-Type:`) gives the same frames in chunks as all at
+//     once — the line frames when it picks lines — no message over the cap, nothing after
+//     an `.oversized` or `.malformed`, at most cap + the header bound buffered;
+//   - the stream's lines sent as LSP messages (`Content-Length: N\r\n\r\n` + line) come
+//     back as exactly those lines, up to the first over the cap, which is `.oversized`;
 //   - a line JSONParser accepts is valid UTF-8 with no raw control character outside white
 //     space; JSONWriter writes it on one line, and that parses back to an equal value and
 //     re-serializes to the same bytes; a rejected line's error offset lies inside the line;
@@ -173,5 +180,64 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     check(framer.pendingCount == expected.pending, "pending \(framer.pendingCount), expected \(expected.pending)")
 
     for case .line(let line) in frames { handleLine(line) }
+    checkMessageFramer(stream, cap: cap, lineFrames: expected.frames, random: &random)
+    checkHeaderFraming(stream, cap: cap, random: &random)
     return 0
+}
+
+/// Feeds `stream` to a new MessageFramer in chunks (or at once, `chunked` false) and takes
+/// every frame, checking the cap and the buffered bytes as it goes.
+func framesOfMessageFramer(_ stream: [UInt8], cap: Int, framing: MessageFraming?, chunked: Bool,
+                           random: inout SplitMix) -> (frames: [MessageFramer.Frame], framer: MessageFramer) {
+    var framer = framing.map { MessageFramer(maxMessageLength: cap, framing: $0) } ?? MessageFramer(maxMessageLength: cap)
+    var frames: [MessageFramer.Frame] = []
+    var offset = 0
+    repeat {
+        let n = chunked ? min(stream.count - offset, 1 + random.below(random.below(4) == 0 ? 4096 : 17)) : stream.count
+        framer.append(Array(stream[offset..<offset + n]))
+        offset += n
+        while let frame = framer.nextFrame() {
+            if case .message(let bytes) = frame { check(bytes.count <= cap, "a \(bytes.count)-byte message passed the \(cap)-byte cap") }
+            frames.append(frame)
+        }
+        check(framer.pendingCount <= cap + HeaderFramer.maxHeaderBytes + 4, "\(framer.pendingCount) bytes buffered past the bounds")
+    } while offset < stream.count
+    return (frames, framer)
+}
+
+/// The raw stream through MessageFramer: chunking does not change the frames; in the line
+/// framing they are the reference lines; nothing follows a frame that ends the stream.
+func checkMessageFramer(_ input: UnsafeBufferPointer<UInt8>, cap: Int, lineFrames: [LineFramer.Frame], random: inout SplitMix) {
+    let stream = Array(input)
+    let (chunked, framer) = framesOfMessageFramer(stream, cap: cap, framing: nil, chunked: true, random: &random)
+    let (whole, _) = framesOfMessageFramer(stream, cap: cap, framing: nil, chunked: false, random: &random)
+    check(chunked == whole, "MessageFramer's frames depend on how the stream was cut (cap \(cap))")
+    if framer.framing == .lines {
+        let expected = lineFrames.map { frame -> MessageFramer.Frame in
+            if case .line(let bytes) = frame { return .message(bytes) } else { return .oversized }
+        }
+        check(chunked == expected, "MessageFramer's line frames differ from LineFramer's")
+    } else if let end = chunked.firstIndex(where: { if case .message = $0 { false } else { true } }) {
+        check(end == chunked.count - 1, "a header-framed stream gave frames after \(chunked[end])")
+    }
+    for case .message(let bytes) in chunked where framer.framing == .headers { handleLine(bytes) }
+}
+
+/// The stream's lines sent as LSP messages, with a Content-Type field now and then, come
+/// back as those lines, up to the first over the cap.
+func checkHeaderFraming(_ input: UnsafeBufferPointer<UInt8>, cap: Int, random: inout SplitMix) {
+    let bodies = input.split(separator: 0x0A, omittingEmptySubsequences: false).prefix(512).map { Array($0) }
+    guard !bodies.isEmpty else { return }
+    var stream: [UInt8] = []
+    var expected: [MessageFramer.Frame] = []
+    for body in bodies {
+        let type = random.below(3) == 0 ? "Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n" : ""
+        let name = random.below(4) == 0 ? "content-length" : "Content-Length"
+        stream += Array("\(name): \(body.count)\r\n\(type)\r\n".utf8) + body
+        if body.count > cap { expected.append(.oversized); break }
+        expected.append(.message(body))
+    }
+    let (frames, framer) = framesOfMessageFramer(stream, cap: cap, framing: nil, chunked: true, random: &random)
+    check(framer.framing == .headers, "a stream of LSP messages was not read in the header framing")
+    check(frames == expected, "LSP-framed lines came back different (cap \(cap))")
 }

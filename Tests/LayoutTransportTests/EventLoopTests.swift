@@ -147,3 +147,51 @@ struct SlowClientTests {
         #expect(handler.closes.isEmpty)
     }
 }
+
+@Suite("The event loop in the LSP header framing")
+struct HeaderFramingLoopTests {
+    /// A connection that starts with `Content-Length:` is answered in that framing, each
+    /// message once, whole, however its bytes are split.
+    @Test func headerFramedMessagesAreAnsweredInKind() throws {
+        let loop = try LoopUnderTest(ToyHandler())
+        defer { loop.stop() }
+        let client = try loop.connect(framing: .headers)
+        try client.send("Content-Length: 5\r\n\r\nhelloContent-Le")
+        try client.send("ngth: 7\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\ntwo\nrow")
+        #expect(try client.nextLine() == "hello")
+        #expect(try client.nextLine() == "two\nrow")
+    }
+
+    /// A bad header is answered with an error, in the header framing, and the connection
+    /// closes.
+    @Test func aBadHeaderClosesTheConnection() throws {
+        let loop = try LoopUnderTest(ToyHandler())
+        defer { loop.stop() }
+        let client = try loop.connect(framing: .headers)
+        try client.send("Content-Length: 2\r\nX-Extra: 1\r\n\r\n{}Content-Length: 2\r\n\r\n{}")
+        #expect(try client.nextLine() == invalidRequestLine(
+            "invalid request: bad message header: unknown header field \"X-Extra\"; only Content-Length and Content-Type are read; the connection is closed"))
+        #expect(try client.nextLine() == nil)
+    }
+
+    /// A content length over `maxMessageBytes` gets the same error as an oversized line.
+    @Test func anOversizedLengthClosesTheConnection() throws {
+        let loop = try LoopUnderTest(ToyHandler(maxMessageBytes: 16))
+        defer { loop.stop() }
+        let client = try loop.connect(framing: .headers)
+        try client.send("Content-Length: 5\r\n\r\nshortContent-Length: 40\r\n\r\n")
+        #expect(try client.nextLine() == "short")
+        #expect(try client.nextLine() == invalidRequestLine("invalid request: message exceeds 16 bytes; the connection is closed"))
+        #expect(try client.nextLine() == nil)
+    }
+
+    /// A message whose content stops short is held to the partial-message deadline.
+    @Test func aHalfSentBodyIsClosedAfterItsDeadline() throws {
+        let loop = try LoopUnderTest(ToyHandler(partialMessageSeconds: 0.3))
+        defer { loop.stop() }
+        let client = try loop.connect(framing: .headers)
+        try client.send("Content-Length: 10\r\n\r\n{\"a\":")
+        #expect(try client.nextLine() == invalidRequestLine("invalid request: a message stayed incomplete for 0.3 s; the connection is closed"))
+        #expect(try client.nextLine() == nil)
+    }
+}

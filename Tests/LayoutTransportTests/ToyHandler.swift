@@ -97,10 +97,10 @@ struct LoopUnderTest {
     }
 
     /// A client connected to the loop through a socketpair.
-    func connect() throws -> TestClient {
+    func connect(framing: MessageFraming = .lines) throws -> TestClient {
         let (ours, theirs) = try socketPair()
         group.serve(FileDescriptor(adopting: theirs))
-        return TestClient(adopting: ours)
+        return TestClient(adopting: ours, framing: framing)
     }
 
     func stop() { group.stop() }

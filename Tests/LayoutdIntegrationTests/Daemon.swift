@@ -29,6 +29,7 @@ struct TemporaryFolderError: Error { var errno: Int32 }
 final class Daemon {
     let process = Process()
     let folder: String
+    let ownsFolder: Bool
     let socketPath: String
 
     /// Where the daemon's standard error goes (its log lines).
@@ -36,9 +37,11 @@ final class Daemon {
 
     /// `limits`: a JSON object of `limits` to put in a configuration written for this run;
     /// `configPath`: a configuration file to use instead; `arguments`: more command-line
-    /// arguments (`--plugin-dir`, ...).
-    init(limits: String? = nil, configPath: String? = nil, arguments: [String] = []) throws {
-        folder = try temporaryFolder()
+    /// arguments (`--plugin-dir`, ...); `folder`: a folder of the caller's to run in (kept by
+    /// `stop()`, so a second daemon can take the same socket path).
+    init(limits: String? = nil, configPath: String? = nil, arguments: [String] = [], folder given: String? = nil) throws {
+        ownsFolder = given == nil
+        folder = try given ?? temporaryFolder()
         socketPath = "\(folder)/layoutd.sock"
         var config = configPath ?? "\(repositoryRoot)/config/layoutd.json"
         if let limits {
@@ -96,7 +99,7 @@ final class Daemon {
             process.terminate()
             process.waitUntilExit()
         }
-        try? FileManager.default.removeItem(atPath: folder)
+        if ownsFolder { try? FileManager.default.removeItem(atPath: folder) }
     }
 
     deinit { stop() }

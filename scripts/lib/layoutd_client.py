@@ -1,12 +1,14 @@
-"""The one Python client of layoutd that the scripts share: a daemon started on a temporary
-socket, and connections to it speaking JSON-RPC 2.0 in line-delimited JSON (one message a
-line, as docs/protocol.md frames them).
+"""What the scripts share to run layoutd: a daemon started on a temporary socket, a client of
+the package layoutd (clients/python, put on sys.path here) for plain calls, and raw
+connections speaking JSON-RPC 2.0 in line-delimited JSON (one message a line, as
+docs/protocol.md frames them) for the tools that time or check the wire itself (bench,
+soak's load, protocol-examples).
 
     from layoutd_client import Daemon
     with Daemon(binary, config).start() as daemon:
         daemon.wait_until_listening()
-        conn = daemon.connect()
-        conn.call("layout", {"text": "Hello", "width": 360})
+        daemon.client().layout("Hello", 360)                     # the package's typed client
+        daemon.connect().call("layout", {"text": "Hello", "width": 360})   # raw lines
 
 Every read has a timeout by default (DaemonHung), a closed or broken socket is ConnectionDropped, and an
 error answer to `call` is LayoutdError. Standard library only.
@@ -18,8 +20,13 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                "clients", "python"))
+import layoutd  # noqa: E402
 
 READ_TIMEOUT = 60.0      # longer than the daemon's requestSeconds (30 s): no answer means hung
 CONNECT_TIMEOUT = 10.0
@@ -41,12 +48,17 @@ class DaemonStartFailed(Exception):
     """The daemon exited, or never listened, at start."""
 
 
-class LayoutdError(Exception):
-    """An error answer to a request; `error` is the JSON-RPC error object."""
+class LayoutdError(layoutd.LayoutdError):
+    """An error answer to a raw connection's request (the package's error, so one `except`
+    catches both); `error` is the JSON-RPC error object."""
 
     def __init__(self, method, error):
-        super().__init__(f"layoutd: {error}")
-        self.method, self.error = method, error
+        if isinstance(error, dict):
+            super().__init__(error.get("code"), error.get("message", ""), error.get("data"), method)
+        else:
+            super().__init__(-32603, str(error), None, method)
+        self.args = (f"layoutd: {error}",)
+        self.error = error
 
 
 def encode(message):
@@ -343,8 +355,14 @@ class Daemon:
         raise DaemonStartFailed(f"layoutd did not accept connections within {timeout:.0f} s")
 
     def connect(self, retry_seconds=30.0, **kwargs):
-        """A new connection, retried while the daemon is starting."""
+        """A new raw connection, retried while the daemon is starting."""
         return Connection.with_retry(self.sock, retry_seconds, **kwargs)
+
+    def client(self, **kwargs):
+        """A `layoutd.Client` of this daemon (it connects on first use); for a tool checking
+        the daemon, one that does not reconnect behind its back. Once the daemon listens."""
+        self.wait_until_listening()
+        return layoutd.Client(self.sock, **{"reconnect": False, **kwargs})
 
     def running(self):
         return self.process is not None and self.process.poll() is None

@@ -20,7 +20,7 @@ public final class ClientConnection: @unchecked Sendable {
     public var attachment: AnyObject?
 
     /// Loop thread only.
-    var framer: LineFramer
+    var framer: MessageFramer
     var partialSince: Double?
     /// When it last sent a message (for `EventLoop.activeConnections`).
     var lastAskedAt = -Double.infinity
@@ -37,7 +37,7 @@ public final class ClientConnection: @unchecked Sendable {
         self.peerUID = peerUID
         self.token = token
         self.servedBy = Atomic(loop)
-        self.framer = LineFramer(maxLineLength: maxLineLength)
+        self.framer = MessageFramer(maxMessageLength: maxLineLength)
         self.mailboxes = mailboxes
         self.unsent = unsent
     }
@@ -51,16 +51,23 @@ public final class ClientConnection: @unchecked Sendable {
         output.withLock { $0.readClosed = true }
     }
 
-    /// Queues `line` plus a newline and writes what the socket takes now (never blocks).
-    /// Output past `limit` bytes marks the connection for dropping: its client does not read.
-    /// From any thread.
-    public func enqueue(_ line: [UInt8], limit: Int) {
+    /// The framing the client chose with its first bytes (loop thread, before any of its
+    /// messages is handed on, so every answer is framed as its requests were).
+    func choose(_ framing: MessageFraming) { output.withLock { $0.framing = framing } }
+
+    /// Queues `message` framed as the connection's messages are (a newline after it, or an
+    /// LSP header before it) and writes what the socket takes now (never blocks). Output past
+    /// `limit` bytes marks the connection for dropping: its client does not read. From any
+    /// thread.
+    public func enqueue(_ message: [UInt8], limit: Int) {
         output.withLock { s in
             guard !s.closed, s.dropReason == nil else { return }
             if s.sent == s.bytes.count { s.discardSent() }
-            s.bytes += line
-            s.bytes.append(0x0A)
-            unsent.add(line.count + 1)
+            let before = s.bytes.count
+            s.bytes += s.framing.prefix(forBodyOf: message.count)
+            s.bytes += message
+            s.bytes += s.framing.suffix
+            unsent.add(s.bytes.count - before)
             if s.buffered > limit {
                 s.dropReason = "its client does not read: \(s.buffered) bytes of answers wait, over the limit of \(limit)"
                 return
@@ -71,8 +78,8 @@ public final class ClientConnection: @unchecked Sendable {
 
     /// `enqueue`, then wakes the loop to look at the connection: for a message the client did
     /// not ask for (a notification), which no request's end reports to the loop.
-    public func send(_ line: [UInt8], limit: Int) {
-        enqueue(line, limit: limit)
+    public func send(_ message: [UInt8], limit: Int) {
+        enqueue(message, limit: limit)
         wakeLoop()
     }
 

@@ -3,6 +3,8 @@
 /// still running elsewhere, and whether the connection is closing.
 struct ConnectionOutput {
     var bytes: [UInt8] = []
+    /// How answers are framed: lines until the client's first bytes say otherwise.
+    var framing = MessageFraming.lines
     /// Bytes of `bytes` already written.
     var sent = 0
     /// Requests of this connection handed to other threads and not finished.

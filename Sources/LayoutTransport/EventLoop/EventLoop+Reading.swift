@@ -26,7 +26,9 @@ extension EventLoop {
                 break
             }
             total += n
+            let undecided = connection.framer.framing == nil
             readBuffer.withUnsafeBytes { connection.framer.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            if undecided, let framing = connection.framer.framing { connection.choose(framing) }
             processFrames(connection, limits: limits)
             if connection.output.withLock({ $0.pending >= limits.maxPending || $0.ordered }) { break }
             // A short read emptied the socket: no second call only to hear EAGAIN (epoll is
@@ -46,9 +48,15 @@ extension EventLoop {
             switch frame {
             case .oversized:
                 refuse(connection, "message exceeds \(limits.maxMessageBytes) bytes", limits: limits)
-                connection.framer = LineFramer(maxLineLength: 0)
+                connection.framer = MessageFramer(maxMessageLength: 0, framing: .lines)
                 return
-            case .line(let bytes):
+            case .malformed(let why):
+                // LSP base protocol: a header that cannot be read leaves no way to find where
+                // the next message starts.
+                refuse(connection, "bad message header: \(why)", limits: limits)
+                connection.framer = MessageFramer(maxMessageLength: 0, framing: .lines)
+                return
+            case .message(let bytes):
                 let now = MonotonicClock.now()
                 connection.lastAskedAt = now
                 handler.received(bytes, from: connection,

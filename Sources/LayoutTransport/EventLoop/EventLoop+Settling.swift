@@ -22,7 +22,7 @@ extension EventLoop {
                 return
             }
             if connection.readClosed && pending == 0 && buffered == 0 {
-                if connection.framer.hasLine { continue }
+                if connection.framer.hasMessage { continue }
                 drop(connection, reason: nil)
                 return
             }

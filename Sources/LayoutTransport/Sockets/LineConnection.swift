@@ -96,6 +96,15 @@ public final class LineConnection: @unchecked Sendable {
         return nil
     }
 
+    /// Shuts the socket down both ways: a read blocked on another thread returns the end of
+    /// stream, so that thread can finish before `close()` frees the descriptor's number.
+    public func shutdown() {
+        sendLock.withLock { _ in
+            guard fd.rawValue >= 0 else { return }
+            _ = try? syscall("shutdown") { Glibc.shutdown(fd.rawValue, Int32(SHUT_RDWR)) }
+        }
+    }
+
     /// Closes now (after any send in progress).
     public func close() { sendLock.withLock { _ in fd.close() } }
 }

@@ -1,34 +1,29 @@
 """The reference pass: on the quiet daemon, one client computes every template's expected
 answer, and checks on the way that `update` reaches the same states as a fresh `layout` of
 the edited text with `retain`."""
-import json
-
-from layoutd_client import ConnectionDropped, DaemonHung
+import layoutd
 
 from .checks import first_difference, without
 from .common import READ_TIMEOUT, short
-from .connection import TrackedConnection
 from .templates import make_probes
 
 
 class ReferenceClient:
-    """One connection, one request at a time, on the quiet daemon."""
+    """One connection, one request at a time, on the quiet daemon (the package's client, in
+    the load's UTF-16 offsets, never reconnecting behind the soak's back)."""
 
-    def __init__(self, path):
-        self.conn = TrackedConnection(path, 0)
+    def __init__(self, path, timeout=READ_TIMEOUT):
+        self.client = layoutd.Client(path, timeout=timeout, offset_encoding="utf-16", reconnect=False)
 
-    def call(self, method, params, timeout=READ_TIMEOUT):
-        rid = self.conn.new_id()
-        self.conn.send_raw(json.dumps({"jsonrpc": "2.0", "id": rid, "method": method, "params": params}).encode() + b"\n")
-        reply = self.conn.read_message(timeout)
-        if reply.get("id") != rid:
-            raise SystemExit(f"soak: reference pass: answer to id {reply.get('id')} where {rid} was expected")
-        if "error" in reply:
-            raise SystemExit(f"soak: reference pass: {method} {short(params)} failed: {short(reply['error'])}")
-        return reply["result"]
+    def call(self, method, params):
+        try:
+            return self.client.call(method, **params)
+        except layoutd.LayoutdError as error:
+            raise SystemExit(f"soak: reference pass: {method} {short(params)} failed: "
+                             f"{short({'code': error.code, 'message': error.message, 'data': error.data})}")
 
     def close(self):
-        return self.conn.close_gracefully()
+        self.client.close()
 
 
 def fresh_states(ref, doc, problems):
@@ -87,13 +82,10 @@ def run_reference_pass(path, layouts, docs):
 
 def final_stats(sock):
     """stats from a new connection after the load, or None when it cannot be had."""
+    ref = ReferenceClient(sock, timeout=15.0)
     try:
-        ref = ReferenceClient(sock)
-    except OSError:
-        return None
-    try:
-        return ref.call("stats", {}, timeout=15.0)
-    except (DaemonHung, ConnectionDropped, SystemExit):
+        return ref.call("stats", {})
+    except (TimeoutError, ConnectionError, SystemExit):
         return None
     finally:
         ref.close()
