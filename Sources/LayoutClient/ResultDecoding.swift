@@ -48,7 +48,8 @@ extension UpdateResult {
               let added = diff["added"]?.doubleValue,
               let inserted = (diff["inserted"] ?? []).decodedArray(RangeResult.init(json:)) else { return nil }
         self.init(layout: layout, diff: Diff(firstLine: Int(firstLine), removed: Int(removed), added: Int(added),
-                                             inserted: inserted, reusedParagraphs: Int(diff["reusedParagraphs"]?.doubleValue ?? 0)))
+                                             inserted: inserted, reusedParagraphs: Int(diff["reusedParagraphs"]?.doubleValue ?? 0),
+                                             reshapedParagraphs: Int(diff["reshapedParagraphs"]?.doubleValue ?? 0)))
     }
 }
 

@@ -65,7 +65,7 @@ class Methods:
             if doc is not None:
                 for edit in edits:
                     apply_edit(doc.params, edit, core.offset_encoding)
-                doc.params.update({k: v for k, v in params.items() if k != "result"})
+                remember_changes(doc.params, params)
             return types.Update.from_json(result, handle)
         return self._run(Request("update", sent, handle, convert))
 
@@ -97,3 +97,15 @@ class Methods:
     def call(self, method, **params):
         """Any other method, its result as the daemon sent it."""
         return self._run(Request(method, params))
+
+
+def remember_changes(kept, changes):
+    """The layout params `kept` after an `update`'s `changes`, as the daemon applies them:
+    `paragraph` member by member, the others whole (docs/protocol.md, `update`)."""
+    for key, value in changes.items():
+        if key == "result":
+            continue
+        if key == "paragraph" and isinstance(value, dict) and isinstance(kept.get(key), dict):
+            kept[key] = dict(kept[key], **value)
+        else:
+            kept[key] = value

@@ -109,11 +109,14 @@ class Diff:
     inserted: List[Range]
     reused_paragraphs: int
     raw: Any = field(default=None, repr=False, compare=False)
+    #: Paragraphs shaped again (0 when only line params such as the width changed).
+    reshaped_paragraphs: int = 0
 
     @classmethod
     def from_json(cls, j):
         return cls(j.get("firstLine", 0), j.get("removed", 0), j.get("added", 0),
-                   [Range.from_json(r) for r in j.get("inserted", [])], j.get("reusedParagraphs", 0), j)
+                   [Range.from_json(r) for r in j.get("inserted", [])], j.get("reusedParagraphs", 0), j,
+                   j.get("reshapedParagraphs", 0))
 
 
 @dataclass(frozen=True)

@@ -142,6 +142,26 @@ class RestartTest(unittest.TestCase):
         finally:
             daemon.remove()
 
+    def test_new_line_params_are_kept_across_a_restart(self):
+        daemon = TestDaemon().start()
+        try:
+            client = layoutd.Client(daemon.socket)
+            text = "A message long enough to wrap at a narrow width.\nAnd a second paragraph."
+            layout = client.layout(text, 300, retain=True, paragraph={"align": "end"})
+            resized = client.update(layout, width=120, paragraph={"maxLines": 2})
+            self.assertEqual(resized.diff.reshaped_paragraphs, 0)
+            self.assertTrue(resized.truncated)
+            before = client.caret(layout, 3)
+            daemon.restart()
+            # Laid out again with every change: the width, the line limit, the alignment kept.
+            self.assertEqual(client.caret(layout, 3), before)
+            fresh = client.layout(text, 120, paragraph={"align": "end", "maxLines": 2})
+            self.assertEqual([(l.start, l.end, l.x) for l in client.update(layout, width=120).lines],
+                             [(l.start, l.end, l.x) for l in fresh.lines])
+            client.close()
+        finally:
+            daemon.remove()
+
     def test_no_reconnect_when_asked(self):
         daemon = TestDaemon().start()
         try:
