@@ -86,6 +86,7 @@ final class BidiParagraph {
         // whose paragraphs end only at LF, CR, NEL and U+2029: ICU would split the paragraph
         // there and refuse lines across the split. They go to ICU as U+001F, a segment
         // separator (class S), which resets embedding levels the same way within a line.
+        // With `ownsText` ICU is always given the copy, so that it never points at the caller's text.
         var substitute: UnsafeMutableBufferPointer<UInt16>?
         if ownsText || text.contains(where: { $0 >= 0x1C && $0 <= 0x1E }) {
             let copy = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: max(1, text.count))

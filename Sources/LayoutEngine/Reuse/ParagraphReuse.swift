@@ -257,7 +257,7 @@ extension LayoutPass {
     /// what its lines need.
     mutating func keepReusable(_ range: ParagraphRange, paragraph index: Int, firstLine: Int, top: Double,
                                counts: (runs: Int, glyphs: Int)) {
-        guard request.keepsShaping, firstLine <= lines.count else { return }
+        guard request.keepsShaping else { return }
         let styleRuns = request.styleRuns(in: range)
         var fontIndices: [Int] = []
         for line in lines[firstLine...] {
