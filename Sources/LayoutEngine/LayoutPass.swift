@@ -271,8 +271,9 @@ struct LayoutPass {
         guard context.fonts.isEmpty || !wantsRuns else { return }
         context.fonts = []
         context.fontIndex = [:]
+        context.faceStyleNumbers = [:]
         if let primary = try? context.selector.primaryFace(request.styles[0].font) {
-            _ = context.fontNumber(primary, style: request.styles[0])
+            _ = context.fontNumber(primary, styleIndex: 0)
         }
     }
 

@@ -197,7 +197,7 @@ extension RequestContext {
                         glyphs.append(glyph)
                     }
                 }
-                let font = fontNumber(shaped.face, style: request.styles[shaped.styleIndex])
+                let font = fontNumber(shaped.face, styleIndex: shaped.styleIndex)
                 let start = base + piece.start, end = base + piece.end
                 if var last = result.last, last.font == font, last.level == visual.level, last.style == styleIndex,
                    !last.isToken, request.styles[shaped.styleIndex].attachment == nil, visual.isRTL ? last.start == end : last.end == start {

@@ -38,6 +38,15 @@ struct RequestContext {
     /// Fonts the result's runs refer to, by index.
     var fonts: [UsedFont] = []
     var fontIndex: [UsedFont: Int] = [:]
+    /// Each face and style's number in `fonts`, as `fontNumber(_:styleIndex:)` found it:
+    /// looked up by two integers rather than by hashing the font's names for every run of
+    /// every line. (The face is held with its number, so that its identifier stays its own.)
+    var faceStyleNumbers: [FaceStyle: (face: FontFace, number: Int)] = [:]
+
+    struct FaceStyle: Hashable {
+        var face: ObjectIdentifier
+        var style: Int
+    }
 
     init(engine: TextLayoutEngine, request: LayoutRequest) {
         self.engine = engine
@@ -62,11 +71,16 @@ struct RequestContext {
         }
     }
 
-    /// The index of `face` (at `style`'s size and axes) in the result's font table, adding
-    /// it on first use.
-    mutating func fontNumber(_ face: FontFace, style: SpanStyle) -> Int {
-        fontNumber(UsedFont(identity: face.identity, family: face.familyName, size: style.font.size,
-                            variations: face.effectiveVariations(style.font)))
+    /// The index of `face` at the request's style `styleIndex` (its size and axes) in the
+    /// result's font table, adding it on first use.
+    mutating func fontNumber(_ face: FontFace, styleIndex: Int) -> Int {
+        let key = FaceStyle(face: ObjectIdentifier(face), style: styleIndex)
+        if let known = faceStyleNumbers[key] { return known.number }
+        let style = request.styles[styleIndex]
+        let number = fontNumber(UsedFont(identity: face.identity, family: face.familyName, size: style.font.size,
+                                         variations: face.effectiveVariations(style.font)))
+        faceStyleNumbers[key] = (face, number)
+        return number
     }
 
     /// The index of `used` in the result's font table, adding it on first use.
