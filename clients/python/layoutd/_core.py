@@ -109,6 +109,12 @@ class Core:
         self.font_fingerprint = (params or {}).get("fontFingerprint", self.font_fingerprint)
         return list(self.font_listeners)
 
+    def notified(self, method, params):
+        """A notification from the daemon: `fontsChanged` goes to every font listener."""
+        if method == "fontsChanged":
+            for listener in self.fonts_changed(params):
+                listener(self.font_fingerprint)
+
     # -- handles
 
     def handle_of(self, target):

@@ -110,9 +110,7 @@ class AsyncClient(Methods):
             return self._connection
 
     def _notified(self, method, params):
-        if method == "fontsChanged":
-            for listener in self._core.fonts_changed(params):
-                listener(self._core.font_fingerprint)
+        self._core.notified(method, params)
 
     async def _attempt(self, request):
         connection = await self._connect()

@@ -111,9 +111,7 @@ class Client(Methods):
         return self._connection
 
     def _notified(self, method, params):
-        if method == "fontsChanged":
-            for listener in self._core.fonts_changed(params):
-                listener(self._core.font_fingerprint)
+        self._core.notified(method, params)
 
     def _send(self, request):
         """Sends `request` on the current connection (laying its document out again first
