@@ -85,7 +85,11 @@ let package = Package(
             name: "layoutd", dependencies: ["LayoutServer", "LayoutEngine", "GlyphRaster", "LayoutProtocol", "LayoutTransport"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
-            name: "layoutctl", dependencies: ["LayoutProtocol", "LayoutTransport"],
+            name: "layoutctl", dependencies: ["LayoutClient", "LayoutProtocol", "LayoutTransport"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        // The Swift client's example in docs/swift.md, built as written (a test runs it).
+        .executableTarget(
+            name: "layoutclient-example", dependencies: ["LayoutClient", "LayoutProtocol"], path: "clients/swift/example",
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // The engine's part of the bench's corpus row, in process (run by scripts/bench).
         .executableTarget(
@@ -137,7 +141,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "LayoutdIntegrationTests",
-            dependencies: ["LayoutProtocol", "LayoutTransport", "LayoutClient", "CZlib", "layoutd", "layoutctl"],
+            dependencies: ["LayoutProtocol", "LayoutTransport", "LayoutClient", "CZlib", "layoutd", "layoutctl", "layoutclient-example"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
     ]
 )

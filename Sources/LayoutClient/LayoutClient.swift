@@ -10,6 +10,8 @@ import LayoutTransport
 /// when given, else `$LAYOUTD_SOCKET`, else the first of `$XDG_RUNTIME_DIR/layoutd/layoutd.sock`,
 /// `/run/layoutd/layoutd.sock` and `/tmp/layoutd-$UID/layoutd.sock` that accepts. It connects
 /// on the first call, and again on the call after a connection was lost.
+///
+/// The methods are in `LayoutClient+Methods.swift`; `request(_:_:)` sends any other.
 public actor LayoutClient {
     /// One edit of a retained layout's text: `[start, end)` replaced by `text`.
     public struct Edit: Sendable {
@@ -19,17 +21,21 @@ public actor LayoutClient {
 
     public let socket: String?
     public let offsetEncoding: OffsetEncoding
+    /// The name `initialize` gives the daemon (its log and `stats` show it).
+    public let clientName: String
     private var channel: RPCChannel?
-    /// The socket the current connection reached, and what `initialize` answered.
+    /// The socket the last connection reached (set before `initialize`, so that a refusal
+    /// can name it), and what `initialize` answered.
     public private(set) var connectedPath: String?
     public private(set) var server: InitializeResult?
     private let fontListeners = FontListeners()
 
     /// `offsetEncoding`: how offsets count, both ways (UTF-16 code units by default, as the
     /// protocol's; `.utf8` for `String.utf8` offsets, `.utf32` for Unicode scalars).
-    public init(socket: String? = nil, offsetEncoding: OffsetEncoding = .utf16) {
+    public init(socket: String? = nil, offsetEncoding: OffsetEncoding = .utf16, clientName: String = "LayoutClient") {
         self.socket = socket
         self.offsetEncoding = offsetEncoding
+        self.clientName = clientName
     }
 
     /// Connects now (otherwise the first call does) → what the daemon said of itself.
@@ -45,19 +51,20 @@ public actor LayoutClient {
         channel?.close()
         channel = nil
         let (connection, path) = try Self.open(socket)
+        connectedPath = path
         let listeners = fontListeners
         let fresh = try RPCChannel(connection: connection) { method, params in
             if method == "fontsChanged" { listeners.notify(params?["fontFingerprint"]?.stringValue ?? "") }
         }
         var params: [(String, JSONValue)] = [("offsetEncodings", [.string(offsetEncoding.rawValue)]),
-                                             ("client", ["name": "LayoutClient"])]
+                                             ("client", ["name": .string(clientName)])]
         if fontListeners.count > 0 { params.append(("subscribe", ["fontsChanged"])) }
         let answer = try await fresh.call("initialize", .object(params))
         guard let initialized = InitializeResult(answer: answer) else {
             fresh.close()
             throw .malformedAnswer(method: "initialize", JSONWriter.string(answer))
         }
-        (channel, connectedPath, server) = (fresh, path, initialized)
+        (channel, server) = (fresh, initialized)
         return fresh
     }
 
@@ -65,82 +72,24 @@ public actor LayoutClient {
     static func open(_ explicit: String?) throws(LayoutClientError) -> (LineConnection, String) {
         var tried: [String] = []
         for path in explicit.map({ [$0] }) ?? UnixSocket.clientSearchPaths() {
-            do { return (try LineConnection(path: path), path) } catch { tried.append("\(path): \(error)") }
+            do { return (try LineConnection(path: path), path) } catch {
+                tried.append("\(path): \(LayoutClientError.reason(error))")
+            }
         }
         throw .noDaemon(tried: tried)
     }
 
     /// One call's result, decoded by `decode`.
-    private func call<T>(_ method: String, _ params: JSONValue, _ decode: (JSONValue) -> T?) async throws(LayoutClientError) -> T {
+    func call<T>(_ method: String, _ params: JSONValue, _ decode: (JSONValue) -> T?) async throws(LayoutClientError) -> T {
         let answer = try await liveChannel().call(method, params)
         guard let value = decode(answer) else { throw .malformedAnswer(method: method, JSONWriter.string(answer)) }
         return value
     }
 
-    // MARK: Methods (docs/protocol.md)
-
-    /// Lays the text out → its lines and regions; with `retain`, a `handle` for the queries.
-    public func layout(_ params: LayoutParams, retain: Bool = false) async throws(LayoutClientError) -> LayoutResult {
-        var params = params
-        params.retain = params.retain || retain
-        return try await call("layout", params.requestJSON, LayoutResult.init(json:))
-    }
-
-    /// Size and line count only: the fast path for "how tall is this at this width".
-    public func measure(_ params: LayoutParams) async throws(LayoutClientError) -> MeasureResult {
-        try await call("measure", params.requestJSON, MeasureResult.init(answer:))
-    }
-
-    public func hitTest(handle: String, x: Double, y: Double) async throws(LayoutClientError) -> HitTestResult {
-        try await call("hitTest", ["handle": .string(handle), "x": .number(x), "y": .number(y)], HitTestResult.init(answer:))
-    }
-
-    public func caret(handle: String, index: Int) async throws(LayoutClientError) -> CaretResult {
-        try await call("caret", ["handle": .string(handle), "index": .number(Double(index))], CaretResult.init(answer:))
-    }
-
-    /// Selection rectangles of `[start, end)`.
-    public func rects(handle: String, start: Int, end: Int) async throws(LayoutClientError) -> [RectParams] {
-        try await call("rects", ["handle": .string(handle), "start": .number(Double(start)), "end": .number(Double(end))]) {
-            $0["rects"]?.decodedArray(RectParams.init(answer:))
-        }
-    }
-
-    public func update(handle: String, edits: [Edit]) async throws(LayoutClientError) -> UpdateResult {
-        let list = edits.map { e -> JSONValue in ["start": .number(Double(e.start)), "end": .number(Double(e.end)), "text": .string(e.text)] }
-        return try await call("update", ["handle": .string(handle), "edits": .array(list)], UpdateResult.init(answer:))
-    }
-
-    /// A picture of a retained layout: `format` "png" (`data` base64) or "svg".
-    public func render(handle: String, format: String = "png", scale: Double = 1) async throws(LayoutClientError) -> RenderResult {
-        try await call("render", ["handle": .string(handle), "format": .string(format), "scale": .number(scale)],
-                       RenderResult.init(answer:))
-    }
-
-    /// Frees a retained layout → whether the daemon still had it.
-    @discardableResult
-    public func release(handle: String) async throws(LayoutClientError) -> Bool {
-        try await call("release", ["handle": .string(handle)]) { $0["released"].map { $0 == true } }
-    }
-
-    public func boundaries(text: String, kind: String) async throws(LayoutClientError) -> [Int] {
-        try await call("boundaries", ["text": .string(text), "kind": .string(kind)]) {
-            $0["offsets"]?.arrayValue?.compactMap { $0.doubleValue.map { Int($0) } }
-        }
-    }
-
-    public func ping() async throws(LayoutClientError) -> Bool {
-        try await call("ping", [:]) { $0["pong"].map { $0 == true } }
-    }
-
-    /// The daemon's counters, as it sent them (docs/protocol.md, `stats`).
-    public func stats() async throws(LayoutClientError) -> JSONValue {
-        try await call("stats", [:]) { $0 }
-    }
-
-    /// Re-reads the daemon's configuration and fonts → the new font fingerprint.
-    public func reload() async throws(LayoutClientError) -> String {
-        try await call("reload", [:]) { $0["fontFingerprint"]?.stringValue }
+    /// Any method, its params and its `result` as JSON: for what this library has no type
+    /// for (a plugin's options, a member newer than it), and for tools that print the wire.
+    public func request(_ method: String, _ params: JSONValue) async throws(LayoutClientError) -> JSONValue {
+        try await liveChannel().call(method, params)
     }
 
     /// Calls `listener` with the new font fingerprint whenever the daemon's fonts change

@@ -13,6 +13,10 @@ final class RPCChannel: Sendable {
         var waiting: [Int: CheckedContinuation<Reply, Never>] = [:]
         /// Set once the connection is gone: every later call fails with it at once.
         var lost: LayoutClientError?
+        /// Why a send failed, for the message of the end of the stream that follows.
+        var sendFailure: String?
+        /// Each request's way to the daemon, until its answer comes.
+        var progress: [Int: Progress] = [:]
     }
 
     private let connection: LineConnection
@@ -32,27 +36,26 @@ final class RPCChannel: Sendable {
 
     var isLost: Bool { state.withLock { $0.lost != nil } }
 
+    /// Where a request is, for its cancellation: a cancel that comes before the request is
+    /// sent must follow it, not go ahead of it (the daemon ignores a cancel of an id it has
+    /// not seen), and one that comes before the request is registered must stop it.
+    private enum Progress { case pending, sending, sent, cancelWhileSending, cancelledBeforeStart }
+
     /// Sends `method` and waits for its answer's `result`. Cancelling the calling task sends
     /// `$/cancelRequest` for it (LSP's cancellation, which layoutd answers with -32800).
     func call(_ method: String, _ params: JSONValue) async throws(LayoutClientError) -> JSONValue {
         if Task.isCancelled { throw .cancelled }
         let id = state.withLock { s in
             defer { s.nextID += 1 }
+            s.progress[s.nextID] = .pending
             return s.nextID
         }
         let reply: Reply = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Reply, Never>) in
-                if let lost = state.withLock({ s -> LayoutClientError? in
-                    if s.lost == nil { s.waiting[id] = continuation }
-                    return s.lost
-                }) {
-                    continuation.resume(returning: .failure(lost))
-                    return
-                }
-                send(RPCRequest(id: .number(Double(id)), method: method, params: params).json)
+                start(id, RPCRequest(id: .number(Double(id)), method: method, params: params).json, continuation)
             }
         } onCancel: {
-            send(RPCRequest(id: nil, method: "$/cancelRequest", params: ["id": .number(Double(id))]).json)
+            cancel(id)
         }
         switch reply {
         case .success(let answer):
@@ -63,10 +66,53 @@ final class RPCChannel: Sendable {
         }
     }
 
+    /// Registers the request and sends it, unless the connection is lost or the request was
+    /// cancelled before; then sends the cancel that came while it was being sent.
+    private func start(_ id: Int, _ request: JSONValue, _ continuation: CheckedContinuation<Reply, Never>) {
+        let refusal = state.withLock { s -> LayoutClientError? in
+            if s.progress.removeValue(forKey: id) == .cancelledBeforeStart { return .cancelled }
+            if let lost = s.lost { return lost }
+            s.waiting[id] = continuation
+            s.progress[id] = .sending
+            return nil
+        }
+        if let refusal {
+            continuation.resume(returning: .failure(refusal))
+            return
+        }
+        send(request)
+        let cancelled = state.withLock { s -> Bool in
+            let cancelled = s.progress[id] == .cancelWhileSending
+            s.progress[id] = .sent
+            return cancelled
+        }
+        if cancelled { sendCancel(id) }
+    }
+
+    private func cancel(_ id: Int) {
+        let sendNow = state.withLock { s -> Bool in
+            switch s.progress[id] {
+            case .sent: return true
+            case .pending: s.progress[id] = .cancelledBeforeStart
+            case .sending: s.progress[id] = .cancelWhileSending
+            case .cancelWhileSending, .cancelledBeforeStart, nil: break
+            }
+            return false
+        }
+        if sendNow { sendCancel(id) }
+    }
+
+    private func sendCancel(_ id: Int) {
+        send(RPCRequest(id: nil, method: "$/cancelRequest", params: ["id": .number(Double(id))]).json)
+    }
+
+    /// A failed send fails nothing itself: a peer that stopped reading has closed, or is
+    /// closing, the connection, and the reader thread reads what it said last (a refusal's
+    /// line) before the end of the stream fails every request.
     private func send(_ message: JSONValue) {
         do { try connection.send(message) } catch {
-            // The reader sees the end of the stream too; failing here answers at once.
-            fail(.connectionLost("send failed: \(error)"))
+            state.withLock { s in if s.sendFailure == nil { s.sendFailure = "\(error)" } }
+            connection.shutdown()
         }
     }
 
@@ -79,7 +125,8 @@ final class RPCChannel: Sendable {
                 return
             }
             guard let message else {
-                fail(.connectionLost("the daemon closed the connection"))
+                let sendFailure = state.withLock { $0.sendFailure }
+                fail(.connectionLost(sendFailure.map { "send failed: \($0)" } ?? "the daemon closed the connection"))
                 return
             }
             dispatch(message)
@@ -93,10 +140,16 @@ final class RPCChannel: Sendable {
         }
         guard let number = idValue.doubleValue, let id = Int(exactly: number) else {
             // Id null: an error the daemon could not tie to a request (it closes after it).
-            if let error = message["error"] { fail(LayoutClientError(error: error, method: "(connection)")) }
+            if let error = message["error"] {
+                fail(.refused(code: error["code"]?.doubleValue.map { Int($0) } ?? -32603,
+                              message: error["message"]?.stringValue ?? JSONWriter.string(error)))
+            }
             return
         }
-        let continuation = state.withLock { $0.waiting.removeValue(forKey: id) }
+        let continuation = state.withLock { s in
+            s.progress.removeValue(forKey: id)
+            return s.waiting.removeValue(forKey: id)
+        }
         continuation?.resume(returning: .success(message))
     }
 
@@ -104,7 +157,7 @@ final class RPCChannel: Sendable {
     private func fail(_ error: LayoutClientError) {
         let waiting = state.withLock { s -> [CheckedContinuation<Reply, Never>] in
             if s.lost == nil { s.lost = error }
-            defer { s.waiting = [:] }
+            defer { s.waiting = [:]; s.progress = [:] }
             return Array(s.waiting.values)
         }
         for continuation in waiting { continuation.resume(returning: .failure(error)) }

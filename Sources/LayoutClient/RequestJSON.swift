@@ -3,13 +3,14 @@ import LayoutProtocol
 /// The protocol's parameter types as a client sends them: every member the caller set
 /// (`LayoutParams.json` keeps only those the protocol's own round trips need).
 extension LayoutParams {
-    var requestJSON: JSONValue {
-        guard case .object(var members) = json else { return json }
+    /// These params as `layout` and `measure` take them.
+    public var requestJSON: JSONValue {
+        var members = json.objectMembers ?? []
         members.removeAll { $0.0 == "paragraph" }
         if let paragraph = paragraph.requestJSON { members.append(("paragraph", paragraph)) }
         if !spans.isEmpty {
             members.append(("spans", .array(spans.map { span in
-                guard case .object(let attributes) = span.attributes.json else { return .null }
+                let attributes = span.attributes.json.objectMembers ?? []
                 return .object([("start", .number(Double(span.start))), ("end", .number(Double(span.end)))] + attributes)
             })))
         }
@@ -19,15 +20,9 @@ extension LayoutParams {
         }
         if !exclusions.isEmpty { members.append(("exclusions", .array(exclusions.map(\.json)))) }
         if scale != 1 { members.append(("scale", .number(scale))) }
-        if !detectors.isEmpty {
-            members.append(("detectors", .array(detectors.map { detector in
-                guard case .object(let options) = detector.options, !options.isEmpty else { return .string(detector.kind) }
-                return .object([("kind", .string(detector.kind))] + options)
-            })))
-        }
-        if let attachments {
-            members.append(("attachments", attachments.providers.map { .array($0.map { .string($0.name) }) } ?? true))
-        }
+        if !detectors.isEmpty { members.append(("detectors", .array(detectors.map(\.json)))) }
+        if let attachments { members.append(("attachments", attachments.json)) }
+        if let decorations { members.append(("decorations", decorations.json)) }
         if retain { members.append(("retain", true)) }
         return .object(members)
     }
@@ -39,7 +34,7 @@ extension ParagraphParams {
         var members: [(String, JSONValue)] = []
         func add(_ key: String, _ value: String?) { if let value { members.append((key, .string(value))) } }
         func add(_ key: String, _ value: Double?) { if let value { members.append((key, .number(value))) } }
-        add("align", align); add("direction", direction); add("wrap", wrap)
+        add("align", align); add("direction", direction); add("wrap", wrap); add("wrapStyle", wrapStyle)
         add("lineSpacing", lineSpacing); add("paragraphSpacing", paragraphSpacing)
         add("paragraphSpacingBefore", paragraphSpacingBefore); add("firstLineIndent", firstLineIndent)
         add("headIndent", headIndent); add("tailIndent", tailIndent); add("defaultTabInterval", defaultTabInterval)
@@ -58,5 +53,30 @@ extension ParagraphParams {
             members.append(("truncation", .object(truncation)))
         }
         return members.isEmpty ? nil : .object(members)
+    }
+}
+
+extension RenderParams {
+    /// These params as `render` takes them: the picture's members, beside the handle or the
+    /// layout params.
+    var requestJSON: JSONValue {
+        var members: [(String, JSONValue)] = []
+        if let handle { members.append(("handle", .string(handle))) }
+        if handle == nil, let layout { members += (layout.requestJSON.objectMembers ?? []).filter { $0.0 != "retain" && $0.0 != "scale" } }
+        members.append(("format", .string(format)))
+        if scale != 1 { members.append(("scale", .number(scale))) }
+        if overlay { members.append(("overlay", true)) }
+        if margin != 0 { members.append(("margin", .number(margin))) }
+        if !highlights.isEmpty {
+            members.append(("highlight", .array(highlights.map { h in
+                ["start": .number(Double(h.start)), "end": .number(Double(h.end)),
+                 "state": .string(HighlightParams.states[min(max(h.state, 0), HighlightParams.states.count - 1)])]
+            })))
+        }
+        if let selection { members.append(("selection", ["start": .number(Double(selection.start)), "end": .number(Double(selection.end))])) }
+        members.append(("background", background.map { .string($0) } ?? "transparent"))
+        if renderer != "render" { members.append(("renderer", .string(renderer))) }
+        if options.objectMembers?.isEmpty == false { members.append(("options", options)) }
+        return .object(members)
     }
 }

@@ -11,6 +11,20 @@ extension MeasureResult {
     }
 }
 
+extension MeasuresResult {
+    /// `{measures: [{size, lineCount, truncated}], fontFingerprint}`: each measure carries the
+    /// one fingerprint.
+    init?(answer json: JSONValue) {
+        let fingerprint = json["fontFingerprint"]?.stringValue ?? ""
+        guard let measures = json["measures"]?.decodedArray({ m -> MeasureResult? in
+            var measure = MeasureResult(answer: m)
+            measure?.fontFingerprint = fingerprint
+            return measure
+        }) else { return nil }
+        self.init(measures: measures, fontFingerprint: fingerprint)
+    }
+}
+
 extension HitTestResult {
     init?(answer json: JSONValue) {
         guard let index = json["index"]?.doubleValue, let line = json["line"]?.doubleValue else { return nil }

@@ -1,3 +1,4 @@
+import LayoutClient
 import LayoutProtocol
 import LayoutTransport
 #if canImport(Glibc)
@@ -27,24 +28,21 @@ func usageError(_ message: String, command: String) -> Never {
 }
 
 /// `ping`: the daemon's name, version, socket and protocol.
-func ping(_ arguments: [String], socket: String?) {
+func ping(_ arguments: [String], socket: String?) async {
     if let extra = arguments.first { usageError("unknown option \(extra)", command: "ping") }
-    let client = Client(socket: socket)
-    let info = client.call("initialize", ["client": ["name": "layoutctl"]])
-    let server = info["server"]
-    print("\(server?["name"]?.stringValue ?? "?") \(server?["version"]?.stringValue ?? "?") at \(client.socket): protocol \(info["protocolVersion"].map(JSONWriter.string) ?? "?")")
+    let daemon = Daemon(socket: socket)
+    let server = await daemon.run { client throws(LayoutClientError) in try await client.connect() }
+    print("\(server.serverName) \(server.serverVersion) at \(await daemon.client.connectedPath ?? "?"): protocol \(server.protocolVersion)")
 }
 
 /// `version` and `--version`: layoutctl's, then the daemon's when one answers (quietly
 /// left out when none does).
-func version(socket: String?) {
+func version(socket: String?) async {
     print(Help.version)
-    var tried: [String] = []
-    guard let (connection, path) = Client.firstReachable(socket, tried: &tried) else { return }
-    defer { connection.close() }
-    guard (try? connection.send(RPCRequest(id: .number(1), method: "initialize", params: ["client": ["name": "layoutctl"]]).json)) != nil,
-          let reply = try? connection.receive(), let server = reply["result"]?["server"] else { return }
-    print("\(server["name"]?.stringValue ?? "layoutd") \(server["version"]?.stringValue ?? "?") at \(path) (protocol \(reply["result"]?["protocolVersion"].map(JSONWriter.string) ?? "?"))")
+    let client = LayoutClient(socket: socket, clientName: "layoutctl")
+    guard let server = try? await client.connect() else { return }
+    print("\(server.serverName) \(server.serverVersion) at \(await client.connectedPath ?? "?") (protocol \(server.protocolVersion))")
+    await client.close()
 }
 
 /// Reads one of the layout options `layout` and `render` share (`--width`, `--font`,
@@ -62,7 +60,7 @@ func readLayoutOption(_ option: String, into params: inout LayoutParams, command
 }
 
 /// `layout`: the lines of TEXT (range, box, baseline, text), or the result as sent (--json).
-func layout(_ arguments: [String], socket: String?) {
+func layout(_ arguments: [String], socket: String?) async {
     var arguments = arguments
     var params = LayoutParams(text: "")
     var json = false
@@ -84,15 +82,13 @@ func layout(_ arguments: [String], socket: String?) {
     }
     guard let text else { usageError("layout needs TEXT (or - for standard input)", command: "layout") }
     params.text = text
-    let client = Client(socket: socket)
-    _ = client.call("initialize", ["offsetEncodings": ["utf-8"], "client": ["name": "layoutctl"]])
-    let raw = client.call("layout", params.json)
+    // Offsets in UTF-8 bytes: the ranges printed index the text as the terminal has it.
+    let daemon = Daemon(socket: socket, offsetEncoding: .utf8)
     if json {
-        print(JSONWriter.string(raw))
+        print(JSONWriter.string(await daemon.run { client throws(LayoutClientError) in try await client.request("layout", params.requestJSON) }))
         return
     }
-    guard let result = LayoutResult(json: raw) else { fail("malformed layout result: \(JSONWriter.string(raw))") }
-    printLines(result, text: text)
+    printLines(await daemon.run { client throws(LayoutClientError) in try await client.layout(params) }, text: text)
 }
 
 /// The lines of a layout result, one per row, with their text.
@@ -107,19 +103,19 @@ func printLines(_ result: LayoutResult, text: String) {
 }
 
 /// `fonts`: the daemon's font families, one per line.
-func fonts(_ arguments: [String], socket: String?) {
+func fonts(_ arguments: [String], socket: String?) async {
     if let extra = arguments.first { usageError("unknown option \(extra)", command: "fonts") }
-    let stats = Client(socket: socket).call("stats", [:])
+    let stats = await Daemon(socket: socket).run { client throws(LayoutClientError) in try await client.stats() }
     for family in stats["fonts"]?["families"]?.arrayValue ?? [] { if let name = family.stringValue { print(name) } }
 }
 
 /// `stats`: the daemon's counters, formatted or as JSON.
-func stats(_ arguments: [String], socket: String?) {
+func stats(_ arguments: [String], socket: String?) async {
     var json = false
     for a in arguments {
         guard a == "--json" else { usageError("unknown option \(a)", command: "stats") }
         json = true
     }
-    let stats = Client(socket: socket).call("stats", [:])
+    let stats = await Daemon(socket: socket).run { client throws(LayoutClientError) in try await client.stats() }
     print(json ? JSONWriter.string(stats) : formatStats(stats))
 }

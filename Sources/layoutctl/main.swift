@@ -16,7 +16,7 @@ while let first = arguments.first, first.hasPrefix("-") {
         print(Help.text)
         exit(0)
     case "--version":
-        version(socket: socket)
+        await version(socket: socket)
         exit(0)
     default:
         fail("unknown option \(first)\n\(Help.text)", status: ExitStatus.usage)
@@ -30,12 +30,12 @@ if arguments.contains("--help") || arguments.contains("-h"), command != "help" {
 }
 
 switch command {
-case "ping": ping(arguments, socket: socket)
-case "layout": layout(arguments, socket: socket)
-case "render": render(arguments, socket: socket)
-case "stats": stats(arguments, socket: socket)
-case "fonts": fonts(arguments, socket: socket)
-case "version": version(socket: socket)
+case "ping": await ping(arguments, socket: socket)
+case "layout": await layout(arguments, socket: socket)
+case "render": await render(arguments, socket: socket)
+case "stats": await stats(arguments, socket: socket)
+case "fonts": await fonts(arguments, socket: socket)
+case "version": await version(socket: socket)
 case "help":
     guard let name = arguments.first else { print(Help.text); break }
     guard let text = Help.text(for: name) else { fail("unknown command \(name)\n\(Help.text)", status: ExitStatus.usage) }

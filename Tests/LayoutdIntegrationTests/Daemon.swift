@@ -35,18 +35,22 @@ final class Daemon {
     /// Where the daemon's standard error goes (its log lines).
     var logPath: String { "\(folder)/layoutd.log" }
 
+    /// A configuration whose daemon admits only uid 12345: it refuses every test's connection.
+    static let refusingEveryTest = #"{"fontConfig": "\#(repositoryRoot)/config/fonts.conf", "allowedUids": [12345]}"#
+
     /// `limits`: a JSON object of `limits` to put in a configuration written for this run;
-    /// `configPath`: a configuration file to use instead; `arguments`: more command-line
-    /// arguments (`--plugin-dir`, ...); `folder`: a folder of the caller's to run in (kept by
-    /// `stop()`, so a second daemon can take the same socket path).
-    init(limits: String? = nil, configPath: String? = nil, arguments: [String] = [], folder given: String? = nil) throws {
+    /// `configText`: a whole configuration to write for it instead; `configPath`: a
+    /// configuration file to use instead; `arguments`: more command-line arguments
+    /// (`--plugin-dir`, ...); `folder`: a folder of the caller's to run in (kept by `stop()`,
+    /// so a second daemon can take the same socket path).
+    init(limits: String? = nil, configText: String? = nil, configPath: String? = nil, arguments: [String] = [],
+         folder given: String? = nil) throws {
         ownsFolder = given == nil
         folder = try given ?? temporaryFolder()
         socketPath = "\(folder)/layoutd.sock"
         var config = configPath ?? "\(repositoryRoot)/config/layoutd.json"
-        if let limits {
+        if let text = configText ?? limits.map({ #"{"fontConfig": "\#(repositoryRoot)/config/fonts.conf", "limits": \#($0)}"# }) {
             config = "\(folder)/layoutd.json"
-            let text = #"{"fontConfig": "\#(repositoryRoot)/config/fonts.conf", "limits": \#(limits)}"#
             try text.write(toFile: config, atomically: true, encoding: .utf8)
         }
         process.executableURL = URL(fileURLWithPath: try Self.binary())

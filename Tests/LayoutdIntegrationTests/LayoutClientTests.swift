@@ -89,12 +89,69 @@ import Testing
         }
         #expect((1...8).map { counts[$0] ?? 0 } == (1...8).map { counts[$0] ?? 0 }.sorted())
         #expect((counts[8] ?? 0) > (counts[1] ?? 0))
-        let slow = Task { try await client.layout(LayoutParams(text: String(repeating: "lorem ipsum dolor ", count: 40_000), width: 50)) }
-        try await Task.sleep(nanoseconds: 5_000_000)
-        slow.cancel()
-        let outcome = await slow.result
-        if case .failure(let error) = outcome { #expect(error as? LayoutClientError == .cancelled) }
+        // Cancelled at once, before or while its request is sent, or after: each time the
+        // request is cancelled, never left to run (it would take seconds).
+        let long = LayoutParams(text: String(repeating: "lorem ipsum dolor ", count: 40_000), width: 50)
+        for delay in [0, 0, 1_000_000, 5_000_000] as [UInt64] {
+            let slow = Task { try await client.layout(long) }
+            if delay > 0 { try await Task.sleep(nanoseconds: delay) }
+            slow.cancel()
+            let outcome = await slow.result
+            guard case .failure(let error) = outcome else { Issue.record("a cancelled layout answered"); continue }
+            #expect(error as? LayoutClientError == .cancelled)
+        }
         #expect(try await client.ping())
+    }
+
+    /// Every params member the library sends reaches the daemon: plugins' detectors,
+    /// attachments with a provider named and decorations; measure at many widths; update's
+    /// width and paragraph; render's picture options.
+    @Test func pluginParamsWidthsUpdatesAndPictures() async throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = LayoutClient(socket: daemon.socketPath)
+        var params = LayoutParams(text: "Ping @alice [smile] about https://example.com", width: 400)
+        params.detectors = [DetectorRequest(kind: "mention"), DetectorRequest(kind: "url")]
+        params.attachments = AttachmentProvidersRequest(providers: [(name: "shortcodes", options: [:])])
+        params.decorations = DecorationsRequest()
+        let layout = try await client.layout(params, retain: true)
+        #expect(layout.regions.map(\.kind).sorted() == ["attachment", "mention", "url"])
+        #expect(layout.lines.first?.decorations?.isEmpty == false)
+        let handle = try #require(layout.handle)
+
+        let measures = try await client.measure(params, widths: [80, 400])
+        #expect(measures.measures.count == 2 && measures.measures[0].lineCount > measures.measures[1].lineCount)
+        #expect(measures.measures.allSatisfy { $0.fontFingerprint == measures.fontFingerprint })
+
+        let narrow = try await client.update(handle: handle, width: 80)
+        #expect(narrow.diff.reshapedParagraphs == 0 && narrow.layout.lines.count == measures.measures[0].lineCount)
+        var style = ParagraphParams()
+        style.align = "center"
+        let centered = try await client.update(handle: handle, paragraph: style)
+        #expect(centered.layout.lines.count == narrow.layout.lines.count && centered.layout.lines[0].x > 0)
+        let unwrapped = try await client.update(handle: handle, width: .some(nil))
+        #expect(unwrapped.layout.lines.count == 1)
+
+        var picture = RenderParams(handle: handle, format: "svg")
+        picture.highlights = [HighlightParams(start: 5, end: 11, state: 1)]
+        picture.background = nil
+        let svg = try await client.render(picture)
+        #expect(svg.format == "svg" && svg.data.contains("<svg"))
+        let png = try await client.render(RenderParams(layout: LayoutParams(text: "Hi", width: 100)))
+        #expect(png.format == "png" && png.width > 0)
+    }
+
+    /// A daemon that does not admit this uid: `.refused` with the daemon's own words.
+    @Test func aRefusalIsTyped() async throws {
+        let daemon = try Daemon(configText: Daemon.refusingEveryTest)
+        defer { daemon.stop() }
+        do {
+            _ = try await LayoutClient(socket: daemon.socketPath).ping()
+            Issue.record("a refused connection answered")
+        } catch {
+            guard case .refused(_, let message) = error else { Issue.record("\(error)"); return }
+            #expect(message.contains("may not use this layoutd"), "\(message)")
+        }
     }
 
     /// After the daemon restarts, the next call connects again.

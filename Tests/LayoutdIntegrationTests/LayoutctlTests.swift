@@ -135,11 +135,7 @@ import Testing
 
     /// A peer the daemon does not admit gets the daemon's own line, which layoutctl prints.
     @Test func aRefusedConnectionShowsTheDaemonsLine() throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let config = "\(folder)/layoutd.json"
-        try #"{"fontConfig": "\#(repositoryRoot)/config/fonts.conf", "allowedUids": [12345]}"#.write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try Daemon(configPath: config)
+        let daemon = try Daemon(configText: Daemon.refusingEveryTest)
         defer { daemon.stop() }
         let refused = try layoutctl(["--socket", daemon.socketPath, "ping"])
         #expect(refused.status == 3, "\(refused.error)")

@@ -10,6 +10,12 @@ public struct DetectorRequest: Sendable, Equatable {
 
     public static let maxCount = 64
 
+    /// `options`: the detector's options for this request (an object), or `{}`.
+    public init(kind: String, options: JSONValue = [:]) {
+        self.kind = kind
+        self.options = options
+    }
+
     /// Reads `detectors`: an array of kinds or `{kind, …options}` objects.
     static func list(_ value: JSONValue) throws(RPCError) -> [DetectorRequest] {
         guard let items = value.arrayValue else {
@@ -34,7 +40,8 @@ public struct DetectorRequest: Sendable, Equatable {
         return result
     }
 
-    var json: JSONValue {
+    /// As the protocol spells it: the kind alone, or `{kind, …options}`.
+    public var json: JSONValue {
         guard case .object(let members) = options, !members.isEmpty else { return .string(kind) }
         return .object([("kind", .string(kind))] + members)
     }
@@ -45,6 +52,9 @@ public struct DetectorRequest: Sendable, Equatable {
 public struct AttachmentProvidersRequest: Sendable, Equatable {
     /// nil: every provider loaded, with no options.
     public var providers: [(name: String, options: JSONValue)]?
+
+    /// `providers` nil: every provider loaded, with no options.
+    public init(providers: [(name: String, options: JSONValue)]? = nil) { self.providers = providers }
 
     public static func == (a: Self, b: Self) -> Bool {
         switch (a.providers, b.providers) {
@@ -79,7 +89,8 @@ public struct AttachmentProvidersRequest: Sendable, Equatable {
         }
     }
 
-    var json: JSONValue {
+    /// As the protocol spells it: `true`, or the list of names and `{provider, …options}`.
+    public var json: JSONValue {
         guard let providers else { return true }
         return .array(providers.map { p in
             guard case .object(let members) = p.options, !members.isEmpty else { return .string(p.name) }
@@ -94,6 +105,11 @@ public struct DecorationsRequest: Sendable, Equatable {
     public var renderer: String
     public var options: JSONValue
 
+    public init(renderer: String = "render", options: JSONValue = [:]) {
+        self.renderer = renderer
+        self.options = options
+    }
+
     static func read(_ value: JSONValue) throws(RPCError) -> DecorationsRequest? {
         switch value {
         case .bool(let on): return on ? DecorationsRequest(renderer: "render", options: [:]) : nil
@@ -107,7 +123,8 @@ public struct DecorationsRequest: Sendable, Equatable {
         }
     }
 
-    var json: JSONValue { .object([("renderer", .string(renderer))] + (options.objectMembers ?? [])) }
+    /// As the protocol spells it: `{renderer, …options}`.
+    public var json: JSONValue { .object([("renderer", .string(renderer))] + (options.objectMembers ?? [])) }
 }
 
 /// A highlighted range for `render`: `{start, end, state?: "normal"|"pressed"|"disabled"}`.
@@ -117,6 +134,11 @@ public struct HighlightParams: Sendable, Equatable {
     public var state: Int
 
     public static let states = ["normal", "pressed", "disabled"]
+
+    /// `state`: an index of `states`.
+    public init(start: Int, end: Int, state: Int = 0) {
+        self.start = start; self.end = end; self.state = state
+    }
 }
 
 /// `render` params beyond the layout: `{handle | layout params, format, scale?, overlay?,
@@ -142,6 +164,21 @@ public struct RenderParams: Sendable {
     public static let margins = 0.0...1000
     /// Keys `render` adds to the layout params.
     public static let keys = ["handle", "format", "scale", "overlay", "highlight", "selection", "background", "renderer", "options", "margin"]
+
+    /// A picture of the retained layout `handle`, or (handle nil) of `layout` laid out for it;
+    /// the other members as the protocol's defaults.
+    public init(handle: String? = nil, layout: LayoutParams? = nil, format: String = "png") {
+        self.handle = handle
+        self.layout = layout
+        self.format = format
+        scale = 1
+        overlay = false
+        highlights = []
+        background = "#ffffff"
+        renderer = "render"
+        options = [:]
+        margin = 0
+    }
 
     public init(json params: JSONValue?) throws(RPCError) {
         let reader = try ParamReader(params)

@@ -69,6 +69,7 @@ public struct LineResult: Sendable, Equatable {
         }
         self.init(start: start, end: end, x: x, y: y, width: width, height: height, baseline: baseline,
                   ascent: ascent, descent: descent, hyphenated: json["hyphenated"]?.boolValue ?? false, runs: runs)
+        decorations = json["decorations"]?.arrayValue
     }
 }
 

@@ -1,6 +1,7 @@
 """The layoutd package against the real daemon (scripts/client-tests runs it; alone:
 `python3 -m unittest discover clients/python/tests` after `swift build`)."""
 import asyncio
+import json
 import os
 import sys
 import unittest
@@ -12,7 +13,9 @@ from daemon import TestDaemon  # noqa: E402
 TEXT = "Grüße aus Köln, Ünal! 👍🏽 ok"
 
 
-class ClientTest(unittest.TestCase):
+class WithDaemon(unittest.TestCase):
+    """One daemon for the class's tests."""
+
     @classmethod
     def setUpClass(cls):
         cls.daemon = TestDaemon().start()
@@ -21,6 +24,8 @@ class ClientTest(unittest.TestCase):
     def tearDownClass(cls):
         cls.daemon.remove()
 
+
+class ClientTest(WithDaemon):
     def setUp(self):
         self.client = layoutd.Client(self.daemon.socket)
 
@@ -248,6 +253,40 @@ class AsyncClientTest(unittest.TestCase):
             asyncio.run(run())
         finally:
             daemon.remove()
+
+
+class WireTest(WithDaemon):
+    """layoutd.wire: the raw connection the repository's tools time and check the wire with."""
+
+    def test_calls_batches_and_exact_bytes(self):
+        from layoutd.wire import Connection, DaemonHung, encode, request_message
+        with Connection(self.daemon.socket) as conn:
+            self.assertEqual(conn.call("ping"), {"pong": True})
+            with self.assertRaises(layoutd.LayoutdError) as caught:
+                conn.call("layout", {"text": "x", "width": -1})
+            self.assertEqual((caught.exception.code, caught.exception.field), (-32602, "width"))
+            answers = conn.call_batch([("ping", {}), ("measure", {"text": "a"})])
+            self.assertEqual([a["id"] for a in answers], [3, 4])
+            line = encode(request_message(99, "ping", {}))
+            conn.send_raw(line[:7])
+            with self.assertRaises(DaemonHung):
+                conn.read_line(timeout=0.2)   # half a message: no answer yet
+            conn.send_raw(line[7:])
+            self.assertEqual(json.loads(conn.read_line()), {"jsonrpc": "2.0", "id": 99, "result": {"pong": True}})
+
+    def test_the_search_order_without_a_path(self):
+        from layoutd.wire import Connection
+        saved = os.environ.get("LAYOUTD_SOCKET")
+        os.environ["LAYOUTD_SOCKET"] = self.daemon.socket
+        try:
+            with Connection() as conn:
+                self.assertEqual(conn.path, self.daemon.socket)
+                self.assertEqual(conn.call("ping"), {"pong": True})
+        finally:
+            if saved is None:
+                del os.environ["LAYOUTD_SOCKET"]
+            else:
+                os.environ["LAYOUTD_SOCKET"] = saved
 
 
 class SearchOrderTest(unittest.TestCase):

@@ -7,7 +7,7 @@ import signal
 import time
 import traceback
 
-from layoutd_client import ConnectionDropped, DaemonHung
+from layoutd.wire import ConnectionDropped, DaemonHung
 
 from .common import MAX_HELD_HANDLES
 from .exchange import Exchange

@@ -2,7 +2,7 @@
 outstanding (`pending`) and already answered (`answered`) on it."""
 import json
 
-from layoutd_client import Connection
+from layoutd.wire import Connection
 
 from .common import CONNECT_TIMEOUT, READ_TIMEOUT
 
