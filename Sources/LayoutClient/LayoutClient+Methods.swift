@@ -3,10 +3,16 @@ import LayoutProtocol
 // The protocol's methods (docs/protocol.md), each with its own types in and out.
 extension LayoutClient {
     /// Lays the text out → its lines and regions; with `retain`, a `handle` for the queries.
+    /// The handle is the client's: it goes on working after the daemon restarts or evicts
+    /// the layout (the client lays it out again from what it remembers, until `release`).
     public func layout(_ params: LayoutParams, retain: Bool = false) async throws(LayoutClientError) -> LayoutResult {
         var params = params
         params.retain = params.retain || retain
-        return try await call("layout", params.requestJSON, LayoutResult.init(json:))
+        var layout = try await call("layout", params.requestJSON, LayoutResult.init(json:))
+        if params.retain, let daemonHandle = layout.handle {
+            layout.handle = documents.remember(params, daemonHandle: daemonHandle)
+        }
+        return layout
     }
 
     /// Size and line count only: the fast path for "how tall is this at this width".
@@ -25,16 +31,16 @@ extension LayoutClient {
     }
 
     public func hitTest(handle: String, x: Double, y: Double) async throws(LayoutClientError) -> HitTestResult {
-        try await call("hitTest", ["handle": .string(handle), "x": .number(x), "y": .number(y)], HitTestResult.init(answer:))
+        try await call("hitTest", handle: handle, [("x", .number(x)), ("y", .number(y))], HitTestResult.init(answer:))
     }
 
     public func caret(handle: String, index: Int) async throws(LayoutClientError) -> CaretResult {
-        try await call("caret", ["handle": .string(handle), "index": .number(Double(index))], CaretResult.init(answer:))
+        try await call("caret", handle: handle, [("index", .number(Double(index)))], CaretResult.init(answer:))
     }
 
     /// Selection rectangles of `[start, end)`.
     public func rects(handle: String, start: Int, end: Int) async throws(LayoutClientError) -> [RectParams] {
-        try await call("rects", ["handle": .string(handle), "start": .number(Double(start)), "end": .number(Double(end))]) {
+        try await call("rects", handle: handle, [("start", .number(Double(start))), ("end", .number(Double(end)))]) {
             $0["rects"]?.decodedArray(RectParams.init(answer:))
         }
     }
@@ -44,15 +50,19 @@ extension LayoutClient {
     /// sent, each replacing the retained one (the rest of the paragraph style stays).
     public func update(handle: String, edits: [Edit] = [], width: Double?? = nil,
                        paragraph: ParagraphParams? = nil) async throws(LayoutClientError) -> UpdateResult {
-        var members: [(String, JSONValue)] = [("handle", .string(handle))]
+        var changes: [(String, JSONValue)] = []
+        if let width { changes.append(("width", width.map { .number($0) } ?? .null)) }
+        if let style = paragraph?.requestJSON { changes.append(("paragraph", style)) }
+        var members = changes
         if !edits.isEmpty {
             members.append(("edits", .array(edits.map { e -> JSONValue in
                 ["start": .number(Double(e.start)), "end": .number(Double(e.end)), "text": .string(e.text)]
             })))
         }
-        if let width { members.append(("width", width.map { .number($0) } ?? .null)) }
-        if let style = paragraph?.requestJSON { members.append(("paragraph", style)) }
-        return try await call("update", .object(members), UpdateResult.init(answer:))
+        var result = try await call("update", handle: handle, members, UpdateResult.init(answer:))
+        documents.updated(handle, edits: edits, changes: .object(changes), encoding: offsetEncoding)
+        if result.layout.handle != nil { result.layout.handle = handle }
+        return result
     }
 
     /// A picture of a retained layout: `format` "png" (`data` base64) or "svg".
@@ -65,13 +75,25 @@ extension LayoutClient {
     /// A picture with every `render` option: highlights, selection, overlay, margin,
     /// background; of a retained layout (`handle`) or of `layout` laid out for it.
     public func render(_ params: RenderParams) async throws(LayoutClientError) -> RenderResult {
-        try await call("render", params.requestJSON, RenderResult.init(answer:))
+        guard let handle = params.handle else { return try await call("render", params.requestJSON, RenderResult.init(answer:)) }
+        let members = (params.requestJSON.objectMembers ?? []).filter { $0.0 != "handle" }
+        return try await call("render", handle: handle, members, RenderResult.init(answer:))
     }
 
     /// Frees a retained layout → whether the daemon still had it.
     @discardableResult
     public func release(handle: String) async throws(LayoutClientError) -> Bool {
-        try await call("release", ["handle": .string(handle)]) { $0["released"].map { $0 == true } }
+        // Not laid out again only to be released: a daemon that is gone, or evicted it,
+        // has nothing to release.
+        let known = documents.knows(handle)
+        let daemonHandle = documents.daemonHandle(for: handle)
+        documents.forget(handle)
+        guard let daemonHandle else { return false }
+        do {
+            return try await call("release", ["handle": .string(daemonHandle)]) { $0["released"].map { $0 == true } }
+        } catch .server(let code, _, _) where code == LayoutClientError.unknownHandle && known {
+            return false
+        }
     }
 
     public func boundaries(text: String, kind: String) async throws(LayoutClientError) -> [Int] {

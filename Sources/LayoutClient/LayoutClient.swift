@@ -9,7 +9,9 @@ import LayoutTransport
 /// The daemon is found as every client finds it (docs/protocol.md, Transport): `socket`
 /// when given, else `$LAYOUTD_SOCKET`, else the first of `$XDG_RUNTIME_DIR/layoutd/layoutd.sock`,
 /// `/run/layoutd/layoutd.sock` and `/tmp/layoutd-$UID/layoutd.sock` that accepts. It connects
-/// on the first call, and again on the call after a connection was lost.
+/// on the first call; a call whose connection was lost is sent again on a new one. Handles
+/// of retained layouts are the client's: it lays a document out again on a daemon that does
+/// not have it (after a restart, or an eviction).
 ///
 /// The methods are in `LayoutClient+Methods.swift`; `request(_:_:)` sends any other.
 public actor LayoutClient {
@@ -29,6 +31,8 @@ public actor LayoutClient {
     public private(set) var connectedPath: String?
     public private(set) var server: InitializeResult?
     private let fontListeners = FontListeners()
+    /// The retained layouts made through this client, for laying them out again.
+    var documents = RetainedDocuments()
 
     /// `offsetEncoding`: how offsets count, both ways (UTF-16 code units by default, as the
     /// protocol's; `.utf8` for `String.utf8` offsets, `.utf32` for Unicode scalars).
@@ -65,6 +69,7 @@ public actor LayoutClient {
             throw .malformedAnswer(method: "initialize", JSONWriter.string(answer))
         }
         (channel, server) = (fresh, initialized)
+        documents.newConnection()
         return fresh
     }
 
@@ -79,11 +84,42 @@ public actor LayoutClient {
         throw .noDaemon(tried: tried)
     }
 
-    /// One call's result, decoded by `decode`.
+    /// One call's result, decoded by `decode`. A call whose connection was lost (the daemon
+    /// restarted, or went away) is sent once more on a new one.
     func call<T>(_ method: String, _ params: JSONValue, _ decode: (JSONValue) -> T?) async throws(LayoutClientError) -> T {
-        let answer = try await liveChannel().call(method, params)
+        let answer: JSONValue
+        do { answer = try await liveChannel().call(method, params) } catch .connectionLost {
+            answer = try await liveChannel().call(method, params)
+        }
         guard let value = decode(answer) else { throw .malformedAnswer(method: method, JSONWriter.string(answer)) }
         return value
+    }
+
+    /// A call on the retained layout `handle` (`params` without it): sent with the daemon's
+    /// handle for it, after laying the document out again when the daemon of this
+    /// connection does not have it (a restart, or an eviction: `-32001`).
+    func call<T>(_ method: String, handle: String, _ params: [(String, JSONValue)],
+                 _ decode: (JSONValue) -> T?) async throws(LayoutClientError) -> T {
+        let daemonHandle = try await currentHandle(for: handle)
+        do {
+            return try await call(method, .object([("handle", .string(daemonHandle))] + params), decode)
+        } catch .server(let code, _, _) where code == LayoutClientError.unknownHandle && documents.knows(handle) {
+            documents.lostDaemonHandle(handle)
+            let again = try await currentHandle(for: handle)
+            return try await call(method, .object([("handle", .string(again))] + params), decode)
+        }
+    }
+
+    /// The daemon's handle for `handle` on the current connection, laying the document out
+    /// again for it when needed.
+    private func currentHandle(for handle: String) async throws(LayoutClientError) -> String {
+        _ = try await liveChannel()
+        if let current = documents.daemonHandle(for: handle) { return current }
+        guard let params = documents.params(of: handle) else { return handle }
+        let layout = try await call("layout", params.requestJSON, LayoutResult.init(json:))
+        guard let fresh = layout.handle else { throw .malformedAnswer(method: "layout", "no handle for a retained layout") }
+        documents.relaid(handle, daemonHandle: fresh)
+        return fresh
     }
 
     /// Any method, its params and its `result` as JSON: for what this library has no type

@@ -154,7 +154,8 @@ import Testing
         }
     }
 
-    /// After the daemon restarts, the next call connects again.
+    /// After the daemon restarts, a call connects again and is sent again: the caller sees
+    /// no error.
     @Test func reconnectsAfterARestart() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -164,8 +165,73 @@ import Testing
         daemon.stop()
         daemon = try Daemon(folder: folder)
         defer { daemon.stop() }
-        do { _ = try await client.ping() } catch { #expect(error.isConnectionLost) }
         #expect(try await client.ping())
+    }
+
+    /// A layout the daemon evicted (a store of one) is laid out again when its handle is used.
+    @Test func anEvictedLayoutIsLaidOutAgain() async throws {
+        let daemon = try Daemon(limits: #"{"retainedLayouts": 1}"#)
+        defer { daemon.stop() }
+        let client = LayoutClient(socket: daemon.socketPath)
+        let first = try #require(try await client.layout(LayoutParams(text: "first layout", width: 200), retain: true).handle)
+        let second = try #require(try await client.layout(LayoutParams(text: "second", width: 200), retain: true).handle)
+        #expect(first != second)
+        #expect(try await client.caret(handle: first, index: 12).x > (try await client.caret(handle: second, index: 6)).x)
+        #expect(try await client.rects(handle: first, start: 0, end: 5).count == 1)
+    }
+
+    /// A retained layout's handle is the client's: after a restart the client lays the
+    /// document out again, with the text and spans its edits left and the width and
+    /// paragraph style its updates set, and answers as the first daemon would have.
+    @Test func handlesSurviveARestart() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var daemon = try Daemon(folder: folder)
+        defer { daemon.stop() }
+        let client = LayoutClient(socket: daemon.socketPath)
+        let text = "Tap the link, or select text"
+        var params = LayoutParams(text: text, width: 120)
+        var link = SpanAttributes()
+        link.link = "https://x.io"
+        params.spans = [SpanParams(start: 8, end: 12, attributes: link)]
+        let layout = try await client.layout(params, retain: true)
+        let handle = try #require(layout.handle)
+        let edited = try await client.update(handle: handle, edits: [.init(start: 0, end: 0, text: "Please ")])
+        #expect(edited.layout.handle == handle)
+        let rect = try #require(edited.layout.regions.first?.rects.first)
+        let before = try await client.hitTest(handle: handle, x: rect.x + 2, y: rect.y + 2)
+
+        daemon.stop()
+        daemon = try Daemon(folder: folder)
+        let after = try await client.hitTest(handle: handle, x: rect.x + 2, y: rect.y + 2)
+        #expect((after.index, after.line) == (before.index, before.line))
+        #expect(after.region?.kind == "link" && after.region?.start == 15 && after.region?.end == 19, "the span moved with the edit")
+
+        var style = ParagraphParams()
+        style.align = "end"
+        style.maxLines = 1
+        let resized = try await client.update(handle: handle, width: 90, paragraph: style)
+        #expect(resized.diff.reshapedParagraphs == 0 && resized.layout.truncated)
+        let caret = try await client.caret(handle: handle, index: 3)
+        daemon.stop()
+        daemon = try Daemon(folder: folder)
+        let again = try await client.caret(handle: handle, index: 3)
+        #expect((again.x, again.y, again.line) == (caret.x, caret.y, caret.line))
+        var fresh = LayoutParams(text: "Please " + text, width: 90)
+        fresh.paragraph = style
+        fresh.spans = [SpanParams(start: 15, end: 19, attributes: link)]
+        #expect(try await client.update(handle: handle, width: 90).layout.lines == (try await client.layout(fresh)).lines)
+
+        daemon.stop()
+        daemon = try Daemon(folder: folder)
+        #expect(try await client.release(handle: handle) == false, "the daemon that had it is gone: nothing laid out to be released")
+        do {
+            _ = try await client.caret(handle: handle, index: 0)
+            Issue.record("a released handle answered")
+        } catch {
+            guard case .server(let code, _, _) = error else { Issue.record("\(error)"); return }
+            #expect(code == LayoutClientError.unknownHandle)
+        }
     }
 }
 
