@@ -13,7 +13,8 @@ import sys
 import tempfile
 import time
 
-from layoutd_client import Daemon, LayoutdError
+from layoutd_client import Daemon  # first: it puts the package layoutd on sys.path
+from layoutd import LayoutdError  # noqa: E402
 
 # The font of every timed corpus request (the reference tool lays out with the same).
 FONT = {"family": "Noto Sans", "size": 16}

@@ -5,7 +5,7 @@ import json
 import multiprocessing
 import time
 
-from layoutd_client import Connection
+from layoutd.wire import Connection
 
 from .common import FONT, step
 

@@ -14,7 +14,7 @@ that laid out the corpus once and stopped; and its exec to READY=1."""
 import os
 import time
 
-from layoutd_client import Connection, encode, request_message
+from layoutd.wire import Connection, encode, request_message
 
 from .common import middle, step, timed_round_trip
 
