@@ -175,6 +175,12 @@ void ldicu_unicode_version(char *out) {
   u_versionToString(v, out);
 }
 
+void ldicu_icu_version(char *out) {
+  UVersionInfo v;
+  u_getVersion(v);
+  u_versionToString(v, out);
+}
+
 uint16_t ldicu_grapheme_class(uint32_t codepoint) {
   UChar32 c = (UChar32)codepoint;
   int32_t gcb = u_getIntPropertyValue(c, UCHAR_GRAPHEME_CLUSTER_BREAK);

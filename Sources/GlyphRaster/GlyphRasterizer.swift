@@ -99,6 +99,13 @@ public final class GlyphRasterizer: @unchecked Sendable {
         self.faces = Mutex(BoundedCache(capacity: Self.faceCacheCapacity))
     }
 
+    /// The version of the FreeType library in use, as "2.12.1".
+    public var freeTypeVersion: String {
+        var major: FT_Int = 0, minor: FT_Int = 0, patch: FT_Int = 0
+        FT_Library_Version(library.handle, &major, &minor, &patch)
+        return "\(major).\(minor).\(patch)"
+    }
+
     /// The glyph id face `index` of `file` maps `scalar` to through its Unicode character
     /// map, or nil when the face has no glyph for it. Fails when the font cannot be opened.
     public func glyphIndex(file: String, index: Int, scalar: Unicode.Scalar) throws -> UInt32? {

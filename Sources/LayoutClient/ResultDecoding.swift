@@ -86,6 +86,7 @@ extension InitializeResult {
                   serverName: json["server"]?["name"]?.stringValue ?? "", serverVersion: json["server"]?["version"]?.stringValue ?? "",
                   methods: strings(json["capabilities"]?["methods"]), plugins: json["capabilities"]?["plugins"] ?? [],
                   notifications: strings(json["capabilities"]?["notifications"]),
-                  fontFingerprint: json["fontFingerprint"]?.stringValue ?? "")
+                  fontFingerprint: json["fontFingerprint"]?.stringValue ?? "",
+                  fontFingerprintParts: (json["fontFingerprintParts"]?.objectMembers ?? []).map { ($0.0, $0.1.stringValue ?? "") })
     }
 }

@@ -34,6 +34,8 @@ import Testing
         let check = try run(try Daemon.binary(), ["--check-config", "\(repositoryRoot)/config/layoutd.json"]).output
         let keys = check.split(separator: "\n").dropFirst().compactMap { $0.split(separator: ":").first.map(String.init) }
             .filter { key in !key.isEmpty && key.allSatisfy { $0.isLetter || $0 == "." } }   // (not the log lines)
+            .filter { $0 != "fontFingerprint" }   // what --check-config found, not a key: layoutd(8)'s
+        #expect(try page("layoutd.8").contains("fontFingerprint"), "layoutd(8) says what --check-config prints of the fonts")
         #expect(keys.count >= 25, "\(keys)")
         let page = try page("layoutd.json.5")
         for key in keys { #expect(page.contains(".B \(key)"), "layoutd.json(5) documents \(key)") }

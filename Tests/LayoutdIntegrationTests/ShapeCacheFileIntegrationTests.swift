@@ -150,10 +150,12 @@ struct ShapeCacheFileIntegrationTests {
         daemon.stop()
         #expect(FileManager.default.fileExists(atPath: setup.wordsPath))
 
-        // The same font folders under another fontconfig file: another font set for layoutd
-        // (its fingerprint covers the configuration too), so the words are not trusted.
+        // The pinned fonts without Inter: another font set (another fingerprint), so the
+        // words are not trusted.
         let otherFonts = "\(setup.folder)/fonts.conf"
-        try FileManager.default.copyItem(atPath: "\(repositoryRoot)/config/fonts.conf", toPath: otherFonts)
+        let pinned = try String(contentsOfFile: "\(repositoryRoot)/config/fonts.conf", encoding: .utf8)
+        try pinned.replacingOccurrences(of: "<dir>/usr/share/fonts/truetype/inter-vf</dir>", with: "")
+            .write(toFile: otherFonts, atomically: true, encoding: .utf8)
         try setup.writeConfig(fontConfig: otherFonts)
         let next = try Daemon(configPath: setup.configPath)
         defer { next.stop() }

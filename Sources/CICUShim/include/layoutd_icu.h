@@ -115,6 +115,9 @@ int ldicu_bidi_may_raise(uint32_t codepoint);
 /** Writes the Unicode version ICU implements, as "15.0", into `out` (at least 20 bytes). */
 void ldicu_unicode_version(char *out);
 
+/** Writes the version of the ICU library in use, as "72.1", into `out` (at least 20 bytes). */
+void ldicu_icu_version(char *out);
+
 #ifdef __cplusplus
 }
 #endif

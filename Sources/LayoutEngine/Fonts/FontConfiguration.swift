@@ -36,23 +36,21 @@ final class FontConfiguration: @unchecked Sendable {
 
     deinit { FcConfigDestroy(config) }
 
-    /// A hash of the configuration file and of every face fontconfig lists (file, index, size,
-    /// modification time), as 16 hex digits.
-    var fingerprint: String {
-        var hash = FNV1a()
-        hash.mix((path ?? "(system)").utf8)
-        guard let set = FcConfigGetFonts(config, FcSetSystem) else { return String(hash.value, radix: 16) }
-        var entries: [String] = []
-        for i in 0..<Int(set.pointee.nfont) {
-            guard let font = set.pointee.fonts[i] else { continue }
-            guard let (name, index) = fontFile(of: font) else { continue }
-            var info = stat()
-            _ = stat(name, &info)
-            entries.append("\(name)#\(index):\(info.st_size):\(info.st_mtim.tv_sec)")
+    /// Every face fontconfig lists: its file and index.
+    var faces: [(path: String, index: Int32)] {
+        guard let set = FcConfigGetFonts(config, FcSetSystem) else { return [] }
+        return (0..<Int(set.pointee.nfont)).compactMap { i in set.pointee.fonts[i].flatMap(fontFile(of:)) }
+    }
+
+    /// The configuration files fontconfig read, in the order it read them.
+    var configurationFiles: [String] {
+        var files: [String] = []
+        guard let list = FcConfigGetConfigFiles(config) else { return files }
+        while let file = FcStrListNext(list) {
+            files.append(String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self)))
         }
-        for entry in entries.sorted() { hash.mix(entry.utf8) }
-        let hex = String(hash.value, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        FcStrListDone(list)
+        return files
     }
 
     /// Files in the configuration's font folders (searched to a depth of 8) with a font's

@@ -20,10 +20,13 @@ public final class FontSystem: Sendable {
     /// used, once per file: those fontconfig skipped in its folders (empty, truncated, not a
     /// font) now, and faces that fail to open later (gone, damaged); requests then fall back
     /// to the next font.
+    /// `fingerprintParts`: what else decides the daemon's answers, for the fingerprint
+    /// (`FontFingerprint`).
     public init(fontConfigPath: String?, maxFallbackLists: Int = 256, maxFaces: Int = 512,
-                report: (@Sendable (String) -> Void)? = nil) throws {
+                fingerprintParts: [FingerprintPart] = [], report: (@Sendable (String) -> Void)? = nil) throws {
         configuration = try FontConfiguration(path: fontConfigPath)
-        fingerprint = configuration.fingerprint
+        fingerprintWithParts = FontFingerprint(configuration: configuration, callerParts: fingerprintParts)
+        fingerprint = fingerprintWithParts.value
         fontFiles = configuration.fontFiles
         fallbackLists = Mutex(BoundedCache(capacity: maxFallbackLists))
         faces = FaceLoader(capacity: maxFaces, report: report)
@@ -37,9 +40,11 @@ public final class FontSystem: Sendable {
     /// take (at most 1000).
     public let skippedFiles: [String]
 
-    /// Identifies the set of fonts: changes when a font file, face or the configuration file
-    /// changes (FNV-1a over the configuration and every face's file, index, size and mtime).
+    /// Identifies what decides the answers: the faces' content, the fontconfig rules, the
+    /// libraries' versions (`FontFingerprint`); not where the fonts live or when they came.
     public let fingerprint: String
+    /// The fingerprint with the parts it hashes.
+    public let fingerprintWithParts: FontFingerprint
 
     /// The files of every face the configuration lists (a shape cache file naming another is
     /// not read back).

@@ -1,5 +1,5 @@
 /// FNV-1a, 64-bit, over bytes: a quick hash, not a secure one — the font set's fingerprint
-/// (`FontConfiguration.fingerprint`) and the shape cache file's checksum.
+/// (`FontFingerprint`) and the shape cache file's checksum.
 struct FNV1a {
     private(set) var value: UInt64 = 0xcbf29ce484222325
 

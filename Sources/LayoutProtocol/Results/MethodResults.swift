@@ -24,13 +24,18 @@ public struct InitializeResult: WireResult {
     public var plugins: JSONValue
     public var notifications: [String]
     public var fontFingerprint: String
+    /// What the fingerprint hashes, each part's own hash or version (`faces`, `rules`,
+    /// `harfbuzz`, `icu`, `layoutd`, `freetype`), in order.
+    public var fontFingerprintParts: [(name: String, value: String)]
 
     public init(protocolVersion: Int, offsetEncoding: String, serverName: String, serverVersion: String,
-                methods: [String], plugins: JSONValue, notifications: [String], fontFingerprint: String) {
+                methods: [String], plugins: JSONValue, notifications: [String], fontFingerprint: String,
+                fontFingerprintParts: [(name: String, value: String)] = []) {
         self.protocolVersion = protocolVersion; self.offsetEncoding = offsetEncoding
         self.serverName = serverName; self.serverVersion = serverVersion
         self.methods = methods; self.plugins = plugins; self.notifications = notifications
         self.fontFingerprint = fontFingerprint
+        self.fontFingerprintParts = fontFingerprintParts
     }
 
     public var wireJSON: JSONValue {
@@ -39,7 +44,8 @@ public struct InitializeResult: WireResult {
          "server": ["name": .string(serverName), "version": .string(serverVersion)],
          "capabilities": ["methods": .array(methods.map { .string($0) }), "plugins": plugins,
                           "notifications": .array(notifications.map { .string($0) })],
-         "fontFingerprint": .string(fontFingerprint)]
+         "fontFingerprint": .string(fontFingerprint),
+         "fontFingerprintParts": .object(fontFingerprintParts.map { ($0.name, .string($0.value)) })]
     }
 }
 

@@ -18,6 +18,8 @@ public final class Daemon: Sendable {
     let configuration: ServerConfiguration
     let fonts: FontSystem
     let rasterizer: GlyphRasterizer?
+    /// What the font fingerprint covers besides the fonts and the engine's libraries.
+    let fingerprintParts: [FingerprintPart]
 
     /// Text in the scripts the common fallbacks cover: laid out before taking requests so
     /// that the default font and those fallbacks are loaded.
@@ -32,17 +34,20 @@ public final class Daemon: Sendable {
         } else {
             configuration = ServerConfiguration()
         }
+        do { rasterizer = try GlyphRasterizer() } catch {
+            Log.warning("no glyph rasterizer (render will draw no glyphs): \(error)")
+            rasterizer = nil
+        }
+        fingerprintParts = [FingerprintPart(name: "layoutd", value: LayoutdVersion.current),
+                            FingerprintPart(name: "freetype", value: rasterizer?.freeTypeVersion ?? "none")]
         do {
-            fonts = try FontSystem(fontConfigPath: configuration.fontConfig, report: { Log.warning($0) })
+            fonts = try FontSystem(fontConfigPath: configuration.fontConfig, fingerprintParts: fingerprintParts,
+                                   report: { Log.warning($0) })
         } catch {
             Self.fail("\(error)")
         }
         Log.info("configuration: \(configuration.source); fonts: \(configuration.fontConfig ?? "system fontconfig") (\(fonts.fontCount) faces)")
         if fonts.fontCount == 0 { Self.fail("the font configuration lists no fonts; install the font packages (scripts/setup)") }
-        do { rasterizer = try GlyphRasterizer() } catch {
-            Log.warning("no glyph rasterizer (render will draw no glyphs): \(error)")
-            rasterizer = nil
-        }
     }
 
     /// Logs `message` as an error and exits with `status`.
@@ -56,7 +61,9 @@ public final class Daemon: Sendable {
 
     /// `--check-config`: prints the settings and exits 0 (the configuration and fonts loaded).
     public func printCheckedConfiguration() -> Never {
+        let parts = fonts.fingerprintWithParts.parts.map { "\($0.name) \($0.value)" }.joined(separator: ", ")
         print("\(configuration.source): ok (\(fonts.fontCount) font faces)\n\(configuration.summary)")
+        print("fontFingerprint: \(fonts.fingerprint) (\(parts))")
         exit(0)
     }
 
@@ -136,7 +143,7 @@ public final class Daemon: Sendable {
     /// `reload` and SIGHUP).
     @Sendable func reloadEngine() throws -> (TextLayoutEngine, ServerConfiguration) {
         let fresh = try configurationPath.map { path in try ServerConfiguration.load(path: path) } ?? ServerConfiguration()
-        let fonts = try FontSystem(fontConfigPath: fresh.fontConfig, report: { Log.warning($0) })
+        let fonts = try FontSystem(fontConfigPath: fresh.fontConfig, fingerprintParts: fingerprintParts, report: { Log.warning($0) })
         let engine = TextLayoutEngine(fonts: fonts, maxTextLength: fresh.maxTextLength, shapeCacheEntries: fresh.shapeCacheEntries)
         try Self.warmUp(engine, fresh)
         return (engine, fresh)

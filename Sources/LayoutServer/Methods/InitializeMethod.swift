@@ -24,6 +24,7 @@ enum InitializeMethod: Method {
         return InitializeResult(protocolVersion: LayoutService.protocolVersion, offsetEncoding: chosen.rawValue,
                                 serverName: LayoutService.serverName, serverVersion: LayoutService.serverVersion,
                                 methods: MethodRegistry.names, plugins: service.plugins.summaryJSON,
-                                notifications: notifications, fontFingerprint: service.engine.fonts.fingerprint)
+                                notifications: notifications, fontFingerprint: service.engine.fonts.fingerprint,
+                                fontFingerprintParts: service.engine.fonts.fingerprintWithParts.parts.map { ($0.name, $0.value) })
     }
 }

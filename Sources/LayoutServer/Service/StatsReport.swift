@@ -32,6 +32,8 @@ extension LayoutService {
                     ("maxBytes", .number(Double(configuration.maxRetainedBytes)))]),
             ],
             "fonts": ["faces": .number(Double(engine.fonts.fontCount)),
+                      "fingerprint": .string(engine.fonts.fingerprint),
+                      "fingerprintParts": .object(engine.fonts.fingerprintWithParts.parts.map { ($0.name, .string($0.value)) }),
                       "configuration": engine.fonts.fontConfigPath.map { .string($0) } ?? .null,
                       "skippedFiles": .array(engine.fonts.skippedFiles.prefix(100).map { .string($0) }),
                       "families": .array(engine.fonts.families.map { .string($0) })],
