@@ -87,6 +87,7 @@ extension InitializeResult {
                   methods: strings(json["capabilities"]?["methods"]), plugins: json["capabilities"]?["plugins"] ?? [],
                   notifications: strings(json["capabilities"]?["notifications"]),
                   fontFingerprint: json["fontFingerprint"]?.stringValue ?? "",
-                  fontFingerprintParts: (json["fontFingerprintParts"]?.objectMembers ?? []).map { ($0.0, $0.1.stringValue ?? "") })
+                  fontFingerprintParts: (json["fontFingerprintParts"]?.objectMembers ?? []).map { ($0.0, $0.1.stringValue ?? "") },
+                  serverNode: json["server"]?["node"]?.stringValue ?? "")
     }
 }

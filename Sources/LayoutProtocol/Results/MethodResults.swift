@@ -27,21 +27,24 @@ public struct InitializeResult: WireResult {
     /// What the fingerprint hashes, each part's own hash or version (`faces`, `rules`,
     /// `harfbuzz`, `icu`, `layoutd`, `freetype`), in order.
     public var fontFingerprintParts: [(name: String, value: String)]
+    /// The daemon's node id, the first part of its handles.
+    public var serverNode: String
 
     public init(protocolVersion: Int, offsetEncoding: String, serverName: String, serverVersion: String,
                 methods: [String], plugins: JSONValue, notifications: [String], fontFingerprint: String,
-                fontFingerprintParts: [(name: String, value: String)] = []) {
+                fontFingerprintParts: [(name: String, value: String)] = [], serverNode: String = "") {
         self.protocolVersion = protocolVersion; self.offsetEncoding = offsetEncoding
         self.serverName = serverName; self.serverVersion = serverVersion
         self.methods = methods; self.plugins = plugins; self.notifications = notifications
         self.fontFingerprint = fontFingerprint
         self.fontFingerprintParts = fontFingerprintParts
+        self.serverNode = serverNode
     }
 
     public var wireJSON: JSONValue {
         ["protocolVersion": .number(Double(protocolVersion)),
          "offsetEncoding": .string(offsetEncoding),
-         "server": ["name": .string(serverName), "version": .string(serverVersion)],
+         "server": ["name": .string(serverName), "version": .string(serverVersion), "node": .string(serverNode)],
          "capabilities": ["methods": .array(methods.map { .string($0) }), "plugins": plugins,
                           "notifications": .array(notifications.map { .string($0) })],
          "fontFingerprint": .string(fontFingerprint),

@@ -98,23 +98,41 @@ final class LayoutStore: Sendable {
     private let state = Mutex(State())
     let maxCount: Int
     let maxBytes: Int
-    /// Distinguishes this daemon's handles from an earlier one's.
-    private let prefix: String
+    /// The daemon's node (a fleet's member: `nodeId`) and this start of it; handles are
+    /// `NODE.RUN.N`, so that a handle tells which daemon made it.
+    let node: String
+    private let run: String
     /// Lookups of handles: found, or unknown (released, evicted, never given).
     let lookups = CacheLookupCounter()
 
-    init(maxCount: Int, maxBytes: Int) {
+    init(maxCount: Int, maxBytes: Int, node: String) {
         self.maxCount = maxCount
         self.maxBytes = maxBytes
+        self.node = node
         var seed = SystemRandomNumberGenerator()
-        prefix = String(seed.next() & 0xFFFFFF, radix: 36)
+        run = String(seed.next() & 0xFFFFFF, radix: 36)
+    }
+
+    /// The -32001 error for a handle this store does not have, saying which daemon made it
+    /// when that was another one (another node, or this node before it restarted).
+    func unknownHandle(_ handle: String) -> RPCError {
+        let parts = handle.split(separator: ".", omittingEmptySubsequences: false)
+        let why: String
+        if parts.count == 3, parts[0] != node {
+            why = "it was made by node \"\(parts[0])\"; this is node \"\(node)\": lay the text out again here with retain: true, or send its requests to node \(parts[0])"
+        } else if parts.count == 3, parts[1] != run {
+            why = "it was made before this daemon (node \"\(node)\") started again; lay the text out again with retain: true"
+        } else {
+            why = "it was released or evicted (or never given); lay the text out again with retain: true"
+        }
+        return RPCError(.unknownHandle, "unknown handle \"\(handle)\": \(why)", data: ["field": "handle"])
     }
 
     /// Keeps `layout`, evicting the least recently used past the limits; its handle.
     func insert(_ layout: RetainedLayout) -> String {
         state.withLock { s in
             s.next += 1
-            let handle = "\(prefix).\(String(s.next, radix: 36))"
+            let handle = "\(node).\(run).\(String(s.next, radix: 36))"
             s.tick += 1
             s.entries[handle] = (layout, s.tick, HandleLock())
             s.bytes += layout.bytes

@@ -9,6 +9,9 @@ import Glibc
 public struct ServerConfiguration: Sendable {
     /// The fontconfig file that pins which fonts layoutd sees; nil: the system's.
     public var fontConfig: String?
+    /// This daemon's name in a fleet, carried by its handles (letters, digits, `-`, `_`);
+    /// nil: `derivedNodeId()`. Read at start.
+    public var nodeId: String?
     /// Font used where a request names none (or leaves out part of it).
     public var defaultFamily = "sans-serif"
     public var defaultSize = 16.0
@@ -105,6 +108,7 @@ public struct ServerConfiguration: Sendable {
             ("eventLoops", eventLoops == 0 ? "0 (automatic: \(eventLoopCount))" : "\(eventLoops)"),
         ]
         var lines = [
+            "nodeId: \(nodeId ?? "(derived at start from the host name and process id)")",
             "fontConfig: \(fontConfig ?? "(the system's fontconfig)")",
             "defaultFont: \(defaultFamily) \(defaultSize)",
             "shapeCacheFile: \(shapeCacheFile ?? "(none: the shape cache is not kept across restarts)")",
@@ -124,6 +128,24 @@ public struct ServerConfiguration: Sendable {
         return lines.joined(separator: "\n")
     }
 
+    /// `nodeId`: 1 to 64 letters, digits, `-` and `_` (a handle's first part, before its `.`).
+    static func nodeId(_ reader: ParamReader) throws(RPCError) -> String? {
+        guard let id = try reader.string("nodeId", maxLength: 64) else { return nil }
+        guard !id.isEmpty, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            throw .invalidParams(field: "nodeId", "must be 1 to 64 letters, digits, - and _, got \"\(id)\"")
+        }
+        return id
+    }
+
+    /// A node id for a daemon not given one: its host's name and its process id, so that
+    /// daemons on one host, and one daemon's runs, differ.
+    public static func derivedNodeId() -> String {
+        var name = [CChar](repeating: 0, count: 256)
+        let host = gethostname(&name, name.count) == 0 ? String(cString: name) : "node"
+        let kept = String(host.prefix(48).map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") ? $0 : "_" })
+        return "\(kept.isEmpty ? "node" : kept)-\(getpid())"
+    }
+
     /// Why a configuration file was refused.
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
@@ -131,7 +153,7 @@ public struct ServerConfiguration: Sendable {
 
     /// The keys a configuration file may hold, at the top, in `defaultFont` and in `limits`;
     /// any other key is an error that names it.
-    public static let topLevelKeys = ["fontConfig", "defaultFont", "shapeCacheFile", "shapeCacheWriteSeconds", "allowedUids", "allowedGroups", "limits", "plugins"]
+    public static let topLevelKeys = ["nodeId", "fontConfig", "defaultFont", "shapeCacheFile", "shapeCacheWriteSeconds", "allowedUids", "allowedGroups", "limits", "plugins"]
     public static let pluginKeys = ["folders", "builtin", "disabled", "options", "probe", "probeSeconds", "callSeconds"]
     public static let defaultFontKeys = ["family", "size"]
     public static let limitKeys = [
@@ -158,6 +180,7 @@ public struct ServerConfiguration: Sendable {
         do {
             let reader = try ParamReader(json)
             try reader.rejectUnknownKeys(topLevelKeys)
+            config.nodeId = try nodeId(reader)
             if let fc = try reader.string("fontConfig") { config.fontConfig = Files.resolve(fc, relativeTo: base) }
             if let file = try reader.string("shapeCacheFile") {
                 config.shapeCacheFile = file.isEmpty ? nil : Files.resolve(file, relativeTo: base)

@@ -25,6 +25,7 @@ enum InitializeMethod: Method {
                                 serverName: LayoutService.serverName, serverVersion: LayoutService.serverVersion,
                                 methods: MethodRegistry.names, plugins: service.plugins.summaryJSON,
                                 notifications: notifications, fontFingerprint: service.engine.fonts.fingerprint,
-                                fontFingerprintParts: service.engine.fonts.fingerprintWithParts.parts.map { ($0.name, $0.value) })
+                                fontFingerprintParts: service.engine.fonts.fingerprintWithParts.parts.map { ($0.name, $0.value) },
+                                serverNode: service.store.node)
     }
 }

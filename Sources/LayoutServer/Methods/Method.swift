@@ -62,7 +62,7 @@ struct MethodEntry: Sendable {
         } catch {
             if M.reportsUnknownHandleFirst, error.data?["field"] != "handle", let handle = params?["handle"]?.stringValue,
                context.service.store.get(handle) == nil {
-                throw LayoutService.unknownHandle(handle)
+                throw context.service.store.unknownHandle(handle)
             }
             throw error
         }

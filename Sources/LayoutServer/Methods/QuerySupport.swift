@@ -14,7 +14,7 @@ extension MethodContext {
 
     /// The retained layout `handle` names; -32001 when there is none.
     func retained(_ handle: String) throws(RPCError) -> RetainedLayout {
-        guard let retained = service.store.get(handle) else { throw LayoutService.unknownHandle(handle) }
+        guard let retained = service.store.get(handle) else { throw service.store.unknownHandle(handle) }
         return retained
     }
 
@@ -42,13 +42,6 @@ extension MethodContext {
     /// The caret affinity asked for (downstream when none was).
     static func affinity(_ name: String?) -> CaretAffinity {
         name.flatMap(CaretAffinity.init(rawValue:)) ?? .downstream
-    }
-}
-
-extension LayoutService {
-    static func unknownHandle(_ handle: String) -> RPCError {
-        RPCError(.unknownHandle, "unknown handle \"\(handle)\": it was released or evicted (or never given); lay the text out again with retain: true",
-                 data: ["field": "handle"])
     }
 }
 

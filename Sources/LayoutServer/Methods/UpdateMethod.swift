@@ -16,7 +16,7 @@ enum UpdateMethod: Method {
         let store = context.service.store
         guard let result = try store.whileUpdating(p.handle, { () throws(RPCError) -> UpdateResult in
             try update(p, in: context)
-        }) else { throw LayoutService.unknownHandle(p.handle) }
+        }) else { throw store.unknownHandle(p.handle) }
         return result
     }
 
@@ -32,7 +32,7 @@ enum UpdateMethod: Method {
         params.spans = []
         let new = try service.perform(params, session: session, geometry: true, utf16Spans: edits.spans,
                                       utf16Text: edits.text, previous: old)
-        guard service.store.replace(p.handle, with: new) else { throw LayoutService.unknownHandle(p.handle) }
+        guard service.store.replace(p.handle, with: new) else { throw service.store.unknownHandle(p.handle) }
         let inserted = insertedRanges(edits.inserted, in: new, encoding: session.offsetEncoding)
         let diff = LineDiff(old.layout.lines, new.layout.lines, textDelta: edits.text.count - old.text.count,
                             knownSame: new.layout.unchangedLeadingLines)

@@ -38,7 +38,8 @@ public final class LayoutService: Sendable {
         self.reloader = reloader
         self.pluginSet = Mutex(plugins)
         self.pluginLoader = pluginLoader
-        self.store = LayoutStore(maxCount: configuration.maxRetainedLayouts, maxBytes: configuration.maxRetainedBytes)
+        self.store = LayoutStore(maxCount: configuration.maxRetainedLayouts, maxBytes: configuration.maxRetainedBytes,
+                                 node: configuration.nodeId ?? ServerConfiguration.derivedNodeId())
     }
 
     /// Re-reads the configuration and rescans the fonts, then swaps them in; connections stay

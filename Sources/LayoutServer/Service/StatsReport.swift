@@ -11,7 +11,7 @@ extension LayoutService {
         let retained = store.counts
         let served = connectionsReport.withLock { $0 }?() ?? ConnectionsReport()
         return [
-            "server": ["name": .string(Self.serverName), "version": .string(Self.serverVersion),
+            "server": ["name": .string(Self.serverName), "version": .string(Self.serverVersion), "node": .string(store.node),
                        "uptimeSeconds": .number((MonotonicClock.now() - statistics.started).rounded())],
             "connections": ["open": .number(Double(served.open)),
                             "limit": .number(Double(configuration.maxConnections)),
