@@ -1,0 +1,1 @@
+export default { id: "attachments", title: "attachments", summary: "", async show(root) { root.textContent = "todo"; } };

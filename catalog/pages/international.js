@@ -1,0 +1,1 @@
+export default { id: "international", title: "international", summary: "", async show(root) { root.textContent = "todo"; } };

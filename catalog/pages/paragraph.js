@@ -1,0 +1,1 @@
+export default { id: "paragraph", title: "paragraph", summary: "", async show(root) { root.textContent = "todo"; } };

@@ -1,0 +1,1 @@
+export default { id: "performance", title: "performance", summary: "", async show(root) { root.textContent = "todo"; } };

@@ -1,0 +1,1 @@
+export default { id: "streaming", title: "streaming", summary: "", async show(root) { root.textContent = "todo"; } };
