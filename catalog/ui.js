@@ -110,6 +110,20 @@ export class Surface {
     this.layer(name).replaceChildren(line);
   }
 
+  /** Replaces the layer `name` with a renderer's `decorations` (layout's lines[].decorations):
+   *  rects and rounded rects filled, lines stroked, each in its colour, half transparent. */
+  decorations(name, shapes) {
+    this.layer(name).replaceChildren(...shapes.map((d) => {
+      const line = d.shape === "line";
+      const shape = document.createElementNS(SVG, line ? "line" : "rect");
+      const attributes = line
+        ? { x1: d.x0, y1: d.y0, x2: d.x1, y2: d.y1, stroke: d.color, "stroke-width": d.thickness }
+        : { x: d.x, y: d.y, width: d.width, height: d.height, rx: d.radius || 0, fill: d.color, "fill-opacity": 0.55 };
+      for (const [k, v] of Object.entries(attributes)) shape.setAttribute(k, v);
+      return shape;
+    }));
+  }
+
   clear(name) { this.layer(name).replaceChildren(); }
 
   layer(name) {

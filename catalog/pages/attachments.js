@@ -20,7 +20,7 @@ export default {
     const clicked = h("div", { class: "status", id: "clicked" });
     root.append(
       h("h2", { text: this.title }),
-      h("p", { class: "explain", text: "With attachments: true the shortcodes plugin turns codes such as [smile] into inline objects: each lays out as one box of its own width, ascent and descent on the baseline (a CoreText run delegate) and comes back as an attachment region; the render plugin draws it as the image the configuration names, or a grey box when it names none. The word BADGE is an attachment span of the page's own. With detectors the links plugin finds urls, emails, mentions, hashtags and phones, and the ticket plugin keys like LAY-42; with decorations the renderer adds pills and underlines. Hover shows the region under the pointer; click one and the page names it." }),
+      h("p", { class: "explain", text: "With attachments: true the shortcodes plugin turns codes such as [smile] into inline objects: each lays out as one box of its own width, ascent and descent on the baseline (a CoreText run delegate) and comes back as an attachment region; the render plugin draws it as the image the configuration names, or a grey box when it names none. The word BADGE is an attachment span of the page's own. With detectors the links plugin finds urls, emails, mentions, hashtags and phones, and the ticket plugin keys like LAY-42; with decorations the render plugin adds, line by line, the pills and underlines a client should draw (the page draws them over the picture). Hover shows the region under the pointer; click one and the page names it." }),
       h("div", { class: "controls" },
         textArea(state.text, (v) => { state.text = v; relayout(); }, "text"),
         slider("width", { min: 120, max: 700, value: state.width, id: "width" }, (v) => { state.width = v; relayout(); }),
@@ -38,6 +38,8 @@ export default {
       window.catalog.state = { page: "attachments", layout: result, handle: retained.handle };
       await surface.draw(retained.handle);
       surface.clear("hover");
+      // The renderer's decorations are the client's to draw (docs/protocol.md): pills, underlines.
+      surface.decorations("decorations", result.lines.flatMap((line) => line.decorations || []));
       regions.replaceChildren(h("h3", { text: "Regions" }), table(["kind", "range", "text", "value", "rects"], result.regions.map((r) =>
         [r.kind, `[${r.start}, ${r.end})`, state.text.slice(r.start, r.end), JSON.stringify(r.value ?? null),
           r.rects.map((q) => `${q.x.toFixed(1)},${q.y.toFixed(1)} ${q.width.toFixed(1)}×${q.height.toFixed(1)}`).join("; ")]), "regions"));

@@ -43,7 +43,7 @@ private func catalogAssets() -> AssetFolder {
     switch AssetFolder.locate(environment: environment, executable: AssetFolder.executablePath()) {
     case .success(let folder): return folder
     case .failure(let failure):
-        fail("the catalog's pages were not found; looked for index.html in:\n\(failure.tried.map { "  \($0)" }.joined(separator: "\n"))\n(set LAYOUTD_CATALOG_DIR to the catalog folder of the source tree)")
+        fail("the catalog's pages were not found; looked for index.html in:\n\(failure.tried.map { "  \($0)" }.joined(separator: "\n"))\n(set LAYOUTD_CATALOG_DIR to a folder that holds the catalog's index.html, such as catalog/ of the source tree)")
     }
 }
 
