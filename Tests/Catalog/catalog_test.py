@@ -2,9 +2,9 @@
 """The catalog in a real browser: starts layoutd on a temporary socket (config/layoutd.json,
 the pinned fonts), then `layoutctl catalog --port 0` on it, and drives headless Chromium
 (Debian's chromium and chromium-driver, through python3-selenium) through every page:
-each loads and draws, a click on the link names it, a drag selects the text under it, the
-truncation token expands and collapses the message. A screenshot of each page goes to the
-output folder. The bridge's refusals (a foreign Host or Origin, a path out of the folder, a
+each loads and draws, a click on the link names it, a drag selects the text under it, a
+double click selects a word, the truncation token expands and collapses the message. A
+screenshot of each page goes to the output folder. The bridge's refusals (a foreign Host or Origin, a path out of the folder, a
 body that is not JSON) are checked over plain HTTP first.
 
 usage: Tests/Catalog/catalog_test.py [--binary LAYOUTD] [--layoutctl LAYOUTCTL] [--output DIR]
@@ -153,6 +153,11 @@ def check_interaction(driver, catalog):
     x1, y1 = page_point(driver, "interaction-surface", last["x"] - 1.5, last["y"] + last["height"] / 2)
     pointer(driver, [("move", x0, y0), ("down",), ("move", (x0 + x1) // 2, (y0 + y1) // 2), ("move", x1, y1), ("up",)])
     WebDriverWait(driver, 10).until(lambda d: text_of(d, "#selected-text") == "select some text")
+    # A double click inside "mouse" selects the word (the daemon's `word`).
+    inside = call(driver, "caret", {"handle": state["handle"], "index": state["text"].index("mouse") + 2})
+    x, y = page_point(driver, "interaction-surface", inside["x"], inside["y"] + inside["height"] / 2)
+    pointer(driver, [("move", x, y), ("down",), ("up",), ("down",), ("up",)])
+    WebDriverWait(driver, 10).until(lambda d: text_of(d, "#selected-text") == "mouse")
 
 
 def check_truncation(driver, catalog):
