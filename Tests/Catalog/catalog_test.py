@@ -4,8 +4,8 @@ the pinned fonts), then `layoutctl catalog --port 0` on it, and drives headless 
 (Debian's chromium and chromium-driver, through python3-selenium) through every page:
 each loads and draws, a click on the link names it, a drag selects the text under it, a
 double click selects a word, the truncation token expands and collapses the message. A
-screenshot of each page goes to the output folder. The bridge's refusals (a foreign Host or Origin, a path out of the folder, a
-body that is not JSON) are checked over plain HTTP first.
+screenshot of each page goes to the output folder. The bridge's refusals (a foreign Host or
+Origin, a path out of the folder, a body that is not JSON) are checked over plain HTTP first.
 
 usage: Tests/Catalog/catalog_test.py [--binary LAYOUTD] [--layoutctl LAYOUTCTL] [--output DIR]
   defaults: .build/debug/layoutd, .build/debug/layoutctl, .build/catalog-screenshots
