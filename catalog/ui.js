@@ -34,6 +34,13 @@ export function choice(label, options, value, onchange, id) {
   return h("label", {}, label, select);
 }
 
+/** A labelled input (text, colour, …) that calls `onchange(value)` as it is edited. */
+export function field(label, attributes, onchange) {
+  const input = h("input", attributes);
+  input.addEventListener("input", () => onchange(input.value));
+  return h("label", {}, label, input);
+}
+
 export function checkbox(label, checked, onchange, id) {
   const input = h("input", { type: "checkbox", checked, id });
   input.addEventListener("change", () => onchange(input.checked));

@@ -175,11 +175,19 @@ def check_truncation(driver, catalog):
     WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "truncation-state").get_attribute("data-state") == "collapsed")
 
 
+def check_performance(driver, catalog):
+    open_page(driver, catalog, "performance", READY["performance"])
+    driver.execute_script("const c = document.getElementById('count'); c.value = 50; c.dispatchEvent(new Event('input'));")
+    driver.find_element(By.ID, "bench").click()
+    WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "bench-result").get_attribute("data-done") == "true")
+    assert text_of(driver, "#bench-result").startswith("50 layout requests"), text_of(driver, "#bench-result")
+
+
 READY = {  # pages whose readiness is not `drawn`
     "performance": "document.querySelector('#stats-requests') && document.querySelector('#stats-requests').textContent !== ''",
     "streaming": drawn("streaming"),
 }
-CHECKS = {"interaction": check_interaction, "truncation": check_truncation}
+CHECKS = {"interaction": check_interaction, "truncation": check_truncation, "performance": check_performance}
 
 
 def check_page(driver, catalog, page, output):

@@ -2,7 +2,7 @@
 // own — clicking it (hitTest finds the truncation region) expands the message with update,
 // which lays the text out again without shaping it; "less" collapses it.
 import { rpc } from "../rpc.js";
-import { h, slider, choice, textArea, Surface, RetainedLayout, serialized } from "../ui.js";
+import { h, slider, choice, field, textArea, Surface, RetainedLayout, serialized } from "../ui.js";
 
 const MESSAGE = "Streaming replies grow long. A chat list shows the first lines of each message and a \"… more\" token at the end of the last one; tapping the token shows the whole message, and \"less\" folds it again. layoutd cuts the text at a grapheme boundary so that the token fits, and reports the token as a region whose range is the hidden text.";
 
@@ -24,20 +24,10 @@ export default {
         slider("width", { min: 80, max: 600, value: state.width, id: "width" }, (v) => { state.width = v; relayout(); }),
         slider("maxLines", { min: 0, max: 8, value: state.maxLines, id: "max-lines" }, (v) => { state.maxLines = v; relayout(); }),
         choice("mode", ["tail", "head", "middle", "clip"], state.mode, (v) => { state.mode = v; relayout(); }, "mode"),
-        h("label", {}, "token", tokenInput()),
-        h("label", {}, "colour", colourInput())),
+        field("token", { value: state.token, size: 8, id: "token" }, (v) => { state.token = v; relayout(); }),
+        field("colour", { type: "color", value: state.color, id: "token-colour" }, (v) => { state.color = v; relayout(); })),
       surface.element, h("div", {}, less), status);
 
-    function tokenInput() {
-      const input = h("input", { value: state.token, size: 8, id: "token" });
-      input.addEventListener("input", () => { state.token = input.value; relayout(); });
-      return input;
-    }
-    function colourInput() {
-      const input = h("input", { type: "color", value: state.color, id: "token-colour" });
-      input.addEventListener("input", () => { state.color = input.value; relayout(); });
-      return input;
-    }
     const paragraph = () => ({ maxLines: state.expanded ? 0 : state.maxLines,
       truncation: { mode: state.mode, token: state.token, style: { color: state.color } } });
 
