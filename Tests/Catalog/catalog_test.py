@@ -12,7 +12,7 @@ usage: Tests/Catalog/catalog_test.py [--binary LAYOUTD] [--layoutctl LAYOUTCTL] 
 
 Exits 0 when every check passed, 1 otherwise.
 """
-import http.client, json, os, re, subprocess, sys, time
+import http.client, json, os, re, socket, subprocess, sys, time
 
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(root, "scripts", "lib"))
@@ -62,6 +62,19 @@ def http_status(port, method, path, body=None, headers=None):
     return response.status, data
 
 
+def raw_status(port, data):
+    """The status code of the answer to the raw bytes `data`."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(data)
+        answer = b""
+        while not answer.endswith(b"}") and len(answer) < 1 << 16:
+            chunk = connection.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
+    return int(answer.split(b" ", 2)[1])
+
+
 def check_http(catalog):
     """The bridge over plain HTTP: what it serves, forwards and refuses."""
     status, body = http_status(catalog.port, "GET", "/")
@@ -80,6 +93,17 @@ def check_http(catalog):
     for path in ["/../README.md", "/%2e%2e/README.md", "/pages/../../README.md", "/.hidden.js"]:
         status, _ = http_status(catalog.port, "GET", path)
         assert status == 404, (path, status)
+    # RFC 9112's edges: no Host, a chunked body, a body over maxMessageBytes, a huge header,
+    # a method not served.
+    host = f"Host: 127.0.0.1:{catalog.port}\r\n".encode()
+    for data, expected in [(b"GET / HTTP/1.1\r\n\r\n", 400),
+                           (b"POST /rpc HTTP/1.1\r\n" + host + b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 411),
+                           (b"POST /rpc HTTP/1.1\r\n" + host + b"Content-Length: 16777217\r\n\r\n", 413),
+                           (b"GET / HTTP/1.1\r\n" + host + b"X: " + b"a" * 20000 + b"\r\n\r\n", 431),
+                           (b"PUT / HTTP/1.1\r\n" + host + b"\r\n", 501),
+                           (b"GET / HTTP/2.0\r\n" + host + b"\r\n", 505)]:
+        status = raw_status(catalog.port, data)
+        assert status == expected, (data[:40], status, expected)
 
 
 def browser():
