@@ -24,7 +24,7 @@ from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-PAGES = ["lines", "international", "interaction", "attachments", "truncation", "paragraph", "streaming", "performance"]
+PAGES = ["overview", "lines", "international", "interaction", "attachments", "truncation", "paragraph", "streaming", "performance"]
 MARGIN = 8   # catalog/ui.js: the points render leaves around the text
 
 
@@ -118,7 +118,7 @@ def browser():
 
 def open_page(driver, catalog, page, ready):
     """Loads `page` and waits until `ready` (a JavaScript expression) holds."""
-    driver.get(f"{catalog.url}#/{page}")
+    driver.get(f"{catalog.url}#/{'' if page == 'overview' else page}")
     driver.refresh()   # a hash change alone would not load the page afresh
     WebDriverWait(driver, 15).until(lambda d: d.execute_script(f"return Boolean({ready})"))
 
@@ -166,7 +166,9 @@ def check_interaction(driver, catalog):
     link = next(r for r in state["layout"]["regions"] if r["kind"] == "link" and r.get("enabled", True))
     rect = link["rects"][0]
     x, y = page_point(driver, "interaction-surface", rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2)
-    pointer(driver, [("move", x, y), ("down",), ("up",)])
+    pointer(driver, [("move", x - 3, y), ("move", x, y)])   # hover: hitTest names the region
+    WebDriverWait(driver, 10).until(lambda d: "link \"https://example.com/docs\"" in text_of(d, "#hover"))
+    pointer(driver, [("down",), ("up",)])
     WebDriverWait(driver, 10).until(lambda d: "https://example.com/docs" in text_of(d, "#clicked"))
     # Drag from inside the first half of "select" to inside the last half of "text".
     start = state["text"].index("select some text")
@@ -208,6 +210,7 @@ def check_performance(driver, catalog):
 
 
 READY = {  # pages whose readiness is not `drawn`
+    "overview": "document.querySelectorAll('.home a.card').length === 8",
     "performance": "document.querySelector('#stats-requests') && document.querySelector('#stats-requests').textContent !== ''",
     "streaming": drawn("streaming"),
 }
