@@ -44,6 +44,8 @@ async function start() {
   nav.append(h("a", { href: "#/", "data-page": "", text: "Overview" }),
     ...pages.map((page) => h("a", { href: `#/${page.id}`, "data-page": page.id, text: page.title })));
   window.addEventListener("hashchange", route);
+  // Leaving the catalog: the page's retained layouts are released (docs/catalog.md).
+  window.addEventListener("pagehide", () => { if (cleanup) cleanup(); cleanup = null; });
   try {
     const server = await rpc("initialize", {});
     document.getElementById("server").textContent =

@@ -21,6 +21,8 @@ export async function rpc(method, params = {}) {
   try {
     const response = await fetch("/rpc", {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(request),
+      // A release sent as the page goes away (a reload, a closed tab) still reaches the daemon.
+      keepalive: method === "release",
     });
     status = response.status;
     answer = await response.json();
