@@ -17,6 +17,8 @@ enum Help {
          "draw the layout of TEXT into FILE (PNG or SVG) with the \"render\" plugin; offsets are UTF-8 bytes"),
         ("stats", "stats [--json]", "the daemon's counters: requests and errors per method, latency, caches, fonts, memory, plugins"),
         ("fonts", "fonts", "the font families the daemon has, one per line (what --font may name)"),
+        ("catalog", "catalog [--port N] [--socket PATH]",
+         "serve the catalog, a web page that shows each capability live, on http://127.0.0.1:N/ (0, the default: a free port; the URL is printed); its requests go to the daemon"),
         ("help", "help [COMMAND]", "this help, or one command's"),
         ("version", "version", "layoutctl's version and, when a daemon is reachable, the daemon's (as --version)"),
     ]

@@ -35,6 +35,7 @@ case "layout": await layout(arguments, socket: socket)
 case "render": await render(arguments, socket: socket)
 case "stats": await stats(arguments, socket: socket)
 case "fonts": await fonts(arguments, socket: socket)
+case "catalog": await catalog(arguments, socket: socket)
 case "version": await version(socket: socket)
 case "help":
     guard let name = arguments.first else { print(Help.text); break }
