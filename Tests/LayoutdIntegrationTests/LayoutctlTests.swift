@@ -122,6 +122,8 @@ import Testing
             }
             complete_words layoutctl ren
             complete_words layoutctl render --ov
+            complete_words layoutctl cat
+            complete_words layoutctl catalog --p
             complete_words layoutctl --socket "$2" layout --font "Noto Sans Ar"
             """#
         let (status, output) = try run("/bin/bash", ["-c", script, "bash", repositoryRoot, daemon.socketPath],
@@ -130,6 +132,7 @@ import Testing
         let lines = output.split(separator: "\n").map(String.init)
         #expect(lines.contains("layoutctl ren: render"), "\(output)")
         #expect(lines.contains("layoutctl render --ov: --overlay"), "\(output)")
+        #expect(lines.contains("layoutctl cat: catalog") && lines.contains("layoutctl catalog --p: --port"), "\(output)")
         #expect(lines.contains { $0.hasSuffix("--font Noto Sans Ar: Noto Sans Arabic Noto Sans Armenian") }, "\(output)")
     }
 
