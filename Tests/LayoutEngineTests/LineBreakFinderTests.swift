@@ -51,7 +51,7 @@ struct LineBreakFinderTests {
             let locale = ["", "ja", "zh", "th", "en_US"][round % 5]
             let all = try units.withUnsafeBufferPointer { try sharedEngine.breakIterators.boundaries(.line, of: $0, locale: locale) }
             try units.withUnsafeBufferPointer { text in
-                let finder = try LineBreakFinder(text, locale: locale, pool: sharedEngine.breakIterators)
+                let finder = LineBreakFinder(text, locale: locale, pool: sharedEngine.breakIterators)
                 for startIndex in all.offsets.indices.dropLast() {
                     let start = Int(all.offsets[startIndex])
                     for fit in (start + 1)...text.count {
@@ -73,7 +73,7 @@ struct LineBreakFinderTests {
 
         let plain = utf16("The quick brown fox jumps over the lazy dog again and again")
         try plain.withUnsafeBufferPointer { text in
-            let finder = try LineBreakFinder(text, locale: "", pool: sharedEngine.breakIterators)
+            let finder = LineBreakFinder(text, locale: "", pool: sharedEngine.breakIterators)
             #expect(try finder.last(after: 0, atOrBefore: 22) == 20)   // "The quick brown fox |ju"
             #expect(try finder.last(after: 0, atOrBefore: 20) == 20)
             #expect(finder.all == nil)
@@ -82,7 +82,7 @@ struct LineBreakFinderTests {
         let thai = utf16("ภาษาไทยเป็นภาษาที่ยาก ระบบนี้ทำงานได้ดีมาก ขอบคุณครับ")
         let thaiAll = try thai.withUnsafeBufferPointer { try sharedEngine.breakIterators.boundaries(.line, of: $0, locale: "th") }
         try thai.withUnsafeBufferPointer { text in
-            let finder = try LineBreakFinder(text, locale: "th", pool: sharedEngine.breakIterators)
+            let finder = LineBreakFinder(text, locale: "th", pool: sharedEngine.breakIterators)
             for fit in 30..<40 {
                 let expected = thaiAll.offsets.last { Int($0) <= fit }.map(Int.init)
                 #expect(try finder.last(after: 0, atOrBefore: fit) == expected, "up to \(fit)")
