@@ -128,6 +128,8 @@ public struct JSONParser {
             var members: [(String, JSONValue)] = []
             skipSpace()
             if at < bytes.count, bytes[at] == UInt8(ascii: "}") { at += 1; return .object(members) }
+            // Room for a request's members (jsonrpc, id, method, params) or a font's, grown once.
+            members.reserveCapacity(4)
             while true {
                 skipSpace()
                 guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw error("expected a string key") }
@@ -203,6 +205,7 @@ public struct JSONParser {
                 guard at < bytes.count, isDigit(bytes[at]) else { throw error("invalid number") }
                 while at < bytes.count, isDigit(bytes[at]) { at += 1 }
             }
+            if let integer = Self.shortInteger(bytes, start, at) { return integer }
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)
             guard let value = Double(text), value.isFinite else {
                 at = start
@@ -212,6 +215,24 @@ public struct JSONParser {
         }
 
         func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+
+        /// The value of the well-formed number `bytes[start..<end]` when it is an integer of at
+        /// most 15 digits, which a Double holds exactly (so it equals what `Double(text)`
+        /// rounds to; `-0` stays negative zero); nil otherwise. Ids, widths and sizes are
+        /// mostly such, and need no trip through a string and `strtod`.
+        @inline(__always)
+        static func shortInteger(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+            let negative = bytes[start] == UInt8(ascii: "-")
+            let digits = negative ? start + 1 : start
+            guard end - digits <= 15 else { return nil }
+            var magnitude: Int64 = 0
+            for i in digits..<end {
+                let d = bytes[i] &- UInt8(ascii: "0")
+                guard d < 10 else { return nil }
+                magnitude = magnitude &* 10 &+ Int64(d)
+            }
+            return negative ? -Double(magnitude) : Double(magnitude)
+        }
 
         mutating func string() throws(JSONParseError) -> String {
             at += 1  // opening quote
