@@ -6,6 +6,9 @@ struct FontSelector {
     let fonts: FontSystem
     let language: String
     private var families: [Family] = []
+    /// The first family's key (number 0), and every later family's number by key: most
+    /// requests have one family, looked up without a table.
+    private var firstFamilyKey: FontDescriptor.SelectionKey?
     private var familyIndex: [FontDescriptor.SelectionKey: Int] = [:]
     /// The last family asked for (consecutive clusters nearly always share one).
     private var lastFamily: (key: FontDescriptor.SelectionKey, index: Int)?
@@ -47,7 +50,9 @@ struct FontSelector {
         let key = font.selectionKey
         if let last = lastFamily, last.key == key { return last.index }
         let index: Int
-        if let known = familyIndex[key] {
+        if let first = firstFamilyKey, first == key {
+            index = 0
+        } else if let known = familyIndex[key] {
             index = known
         } else {
             let list = try fonts.fallbackList(for: font, language: language)
@@ -57,7 +62,7 @@ struct FontSelector {
                                    shared: fonts.scalarFaces(for: key, language: language),
                                    primaryCoverage: primaryIndex == 0 ? list.firstCandidateCoverage() : []))
             index = families.count - 1
-            familyIndex[key] = index
+            if index == 0 { firstFamilyKey = key } else { familyIndex[key] = index }
         }
         lastFamily = (key, index)
         return index
