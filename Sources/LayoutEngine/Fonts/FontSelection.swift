@@ -205,10 +205,12 @@ struct FontSelector {
     }
 }
 
-/// Faces chosen for single code points and short clusters, direct-mapped (512 slots, a newer
-/// choice replaces an older one in its slot): one request's cache, in front of the shared
-/// `ScalarFaces`. A key is two words:
-/// the code point or the cluster's units, and the script (with the cluster's length).
+/// Faces chosen for single code points and short clusters, direct-mapped (a newer choice
+/// replaces an older one in its slot): one request's cache, in front of the shared
+/// `ScalarFaces`. A key is two words: the code point or the cluster's units, and the script
+/// (with the cluster's length). The table starts small and grows to `maxSize` slots as the
+/// request sets more: a short message sets a handful, and a table sized for long text would
+/// cost it more to clear than its whole layout.
 struct RecentFaces {
     private var keys: [(UInt64, UInt64)] = []
     /// Per slot, the face as 1 + its index in `faceList` (0: none): a table of small numbers
@@ -217,26 +219,31 @@ struct RecentFaces {
     private var faceList: [FontFace] = []
     /// Faces set past the 255 of `faceList`: not looked up, held for the request.
     private var overflow: [FontFace] = []
-    private static let size = 512
+    private static let firstSize = 32, maxSize = 512
+    /// Slots written since the table last grew: at half its size, it grows (to `maxSize`).
+    private var setsSinceGrown = 0
     /// The number in `faceList` of the face set last (runs of one face set it again and again).
     private var lastNumber = -1
 
-    private static func slot(_ a: UInt64, _ b: UInt64) -> Int {
+    /// The slot of a key in a table of `size` slots (a power of two up to `maxSize`).
+    private static func slot(_ a: UInt64, _ b: UInt64, size: Int) -> Int {
         Int(truncatingIfNeeded: mixFaceKey(a, b) >> 55) & (size - 1)
     }
 
     /// Unretained: held by this cache (its `faceList` only grows) while it lives.
     func face(_ a: UInt64, _ b: UInt64) -> Unmanaged<FontFace>? {
         guard !keys.isEmpty else { return nil }
-        let i = Self.slot(a, b)
+        let i = Self.slot(a, b, size: keys.count)
         guard keys[i] == (a, b), slots[i] != 0 else { return nil }
         return faceList.withUnsafeBufferPointer { Unmanaged.passUnretained($0[Int(slots[i]) - 1]) }
     }
 
     mutating func set(_ face: FontFace, _ a: UInt64, _ b: UInt64) {
         if keys.isEmpty {
-            keys = [(UInt64, UInt64)](repeating: (.max, .max), count: Self.size)
-            slots = [UInt8](repeating: 0, count: Self.size)
+            keys = [(UInt64, UInt64)](repeating: (.max, .max), count: Self.firstSize)
+            slots = [UInt8](repeating: 0, count: Self.firstSize)
+        } else if setsSinceGrown >= keys.count / 2, keys.count < Self.maxSize {
+            grow()
         }
         // A request rarely uses more than a few faces; past 255 new ones are not kept here,
         // only held (`FontSelector.face` hands out faces unretained: each must stay alive).
@@ -250,9 +257,24 @@ struct RecentFaces {
             return
         }
         lastNumber = number
-        let i = Self.slot(a, b)
+        let i = Self.slot(a, b, size: keys.count)
         keys[i] = (a, b)
         slots[i] = UInt8(number + 1)
+        setsSinceGrown += 1
+    }
+
+    /// Four times the slots, the keys set so far moved to theirs.
+    private mutating func grow() {
+        let oldKeys = keys, oldSlots = slots
+        let size = min(Self.maxSize, keys.count * 4)
+        keys = [(UInt64, UInt64)](repeating: (.max, .max), count: size)
+        slots = [UInt8](repeating: 0, count: size)
+        for j in oldKeys.indices where oldSlots[j] != 0 {
+            let i = Self.slot(oldKeys[j].0, oldKeys[j].1, size: size)
+            keys[i] = oldKeys[j]
+            slots[i] = oldSlots[j]
+        }
+        setsSinceGrown = 0
     }
 }
 
