@@ -87,6 +87,20 @@ import Testing
         }
     }
 
+    /// Short words are words too: a message seen before, even one cut mid-word, with a user
+    /// name, an emoji run or right-to-left text, is served by the shape cache whole the second
+    /// time (no word shaped again), at each width it is measured at.
+    @Test func repeatedMessagesShapeNothingAgain() throws {
+        let engine = TextLayoutEngine(fonts: sharedEngine.fonts, shapeCache: ShapeCache(capacity: 20_000))
+        let chat = Self.messages + ["@alice: see you at 5pm 👍🏽", "@alice: 👍🏽👍🏽👍🏽", "#general ok", "@bob שלום"]
+        for text in chat { _ = try engine.layout(request(text, width: 280, direction: .auto, detail: .lines)) }
+        let missesBefore = engine.shapeCache.lookupCounts.misses
+        for text in chat {
+            for width in [280.0, 60] { _ = try engine.layout(request(text, width: width, direction: .auto, detail: .lines)) }
+        }
+        #expect(engine.shapeCache.lookupCounts.misses == missesBefore, "every word of a repeated message found")
+    }
+
     /// Without a font table asked for (as `measure` asks), the lines and size are the same.
     @Test func sizesWithoutAFontTableAreTheSame() throws {
         var failures: [String] = []
