@@ -92,13 +92,13 @@ struct FontSelector {
             } else if let known = families[f].recent.face(UInt64(first), scriptKey) {
                 chosen = known
             } else if let known = families[f].shared.face(UInt64(first), scriptKey) {
-                families[f].recent.set(known, UInt64(first), scriptKey)
+                families[f].recent.set(known, UInt64(first), scriptKey, textLength: text.count)
                 chosen = Unmanaged.passUnretained(known)  // (held by `recent` now)
             } else {
                 let face = try Self.choose(CollectionOfOne(first), script: script, font: font(), fonts: fonts, language: language,
                                            family: &families[f])
                 families[f].shared.set(face, UInt64(first), scriptKey)
-                families[f].recent.set(face, UInt64(first), scriptKey)
+                families[f].recent.set(face, UInt64(first), scriptKey, textLength: text.count)
                 chosen = Unmanaged.passUnretained(face)  // (held by the fallback list it came from)
             }
         } else if let primary = families[f].primaryUnretained, primaryCoversCluster(f, text, start, end) {
@@ -113,13 +113,13 @@ struct FontSelector {
             if let known = families[f].recent.face(units, tag) {
                 chosen = known
             } else if let known = families[f].shared.face(units, tag) {
-                families[f].recent.set(known, units, tag)
+                families[f].recent.set(known, units, tag, textLength: text.count)
                 chosen = Unmanaged.passUnretained(known)
             } else {
                 let face = try Self.choose(Self.clusterScalars(text, start, end), script: script, font: font(), fonts: fonts,
                                            language: language, family: &families[f])
                 families[f].shared.set(face, units, tag)
-                families[f].recent.set(face, units, tag)
+                families[f].recent.set(face, units, tag, textLength: text.count)
                 chosen = Unmanaged.passUnretained(face)
             }
         } else {
@@ -208,9 +208,10 @@ struct FontSelector {
 /// Faces chosen for single code points and short clusters, direct-mapped (a newer choice
 /// replaces an older one in its slot): one request's cache, in front of the shared
 /// `ScalarFaces`. A key is two words: the code point or the cluster's units, and the script
-/// (with the cluster's length). The table starts small and grows to `maxSize` slots as the
-/// request sets more: a short message sets a handful, and a table sized for long text would
-/// cost it more to clear than its whole layout.
+/// (with the cluster's length). The table is sized to the first paragraph that sets a face
+/// (the power of two at or above its units, from `firstSize` to `maxSize`) and grows to
+/// `maxSize` as the request sets more: a short message sets a handful, and a table sized for
+/// long text would cost it more to clear than its whole layout.
 struct RecentFaces {
     private var keys: [(UInt64, UInt64)] = []
     /// Per slot, the face as 1 + its index in `faceList` (0: none): a table of small numbers
@@ -238,10 +239,14 @@ struct RecentFaces {
         return faceList.withUnsafeBufferPointer { Unmanaged.passUnretained($0[Int(slots[i]) - 1]) }
     }
 
-    mutating func set(_ face: FontFace, _ a: UInt64, _ b: UInt64) {
+    /// Keeps `face` for the key; `textLength`, the units of the paragraph it was chosen in,
+    /// sizes the table when this is the first.
+    mutating func set(_ face: FontFace, _ a: UInt64, _ b: UInt64, textLength: Int) {
         if keys.isEmpty {
-            keys = [(UInt64, UInt64)](repeating: (.max, .max), count: Self.firstSize)
-            slots = [UInt8](repeating: 0, count: Self.firstSize)
+            let size = textLength <= Self.firstSize ? Self.firstSize
+                : min(Self.maxSize, 1 << (Int.bitWidth - (textLength - 1).leadingZeroBitCount))
+            keys = [(UInt64, UInt64)](repeating: (.max, .max), count: size)
+            slots = [UInt8](repeating: 0, count: size)
         } else if setsSinceGrown >= keys.count / 2, keys.count < Self.maxSize {
             grow()
         }
