@@ -198,6 +198,21 @@ uint16_t ldicu_grapheme_class(uint32_t codepoint) {
   return result;
 }
 
+int ldicu_bidi_rtl_class(uint32_t codepoint) {
+  switch (u_charDirection((UChar32)codepoint)) {
+  case U_RIGHT_TO_LEFT: case U_RIGHT_TO_LEFT_ARABIC:
+    return 1;
+  case U_LEFT_TO_RIGHT: case U_EUROPEAN_NUMBER: case U_ARABIC_NUMBER:
+  case U_LEFT_TO_RIGHT_EMBEDDING: case U_LEFT_TO_RIGHT_OVERRIDE:
+  case U_RIGHT_TO_LEFT_EMBEDDING: case U_RIGHT_TO_LEFT_OVERRIDE: case U_POP_DIRECTIONAL_FORMAT:
+  case U_LEFT_TO_RIGHT_ISOLATE: case U_RIGHT_TO_LEFT_ISOLATE: case U_FIRST_STRONG_ISOLATE:
+  case U_POP_DIRECTIONAL_ISOLATE:
+    return 2;
+  default:
+    return 0;
+  }
+}
+
 int ldicu_bidi_may_raise(uint32_t codepoint) {
   switch (u_charDirection((UChar32)codepoint)) {
   case U_RIGHT_TO_LEFT: case U_RIGHT_TO_LEFT_ARABIC: case U_ARABIC_NUMBER:

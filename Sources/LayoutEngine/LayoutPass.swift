@@ -266,9 +266,10 @@ struct LayoutPass {
         return count
     }
 
-    /// Without runs (or without any font used), the font table holds just the primary font.
+    /// Without runs (or without any font used), the font table holds just the primary font;
+    /// without a font table wanted, it is left as shaping left it.
     mutating func settleFonts() {
-        guard context.fonts.isEmpty || !wantsRuns else { return }
+        guard request.wantsFontTable, context.fonts.isEmpty || !wantsRuns else { return }
         context.fonts = []
         context.fontIndex = [:]
         context.faceStyleNumbers = [:]

@@ -87,6 +87,9 @@ public struct LayoutRequest: Sendable {
     public var detail: LayoutDetail
     /// Whether runs and positions are needed (for regions or rects) even without run detail.
     public var keepsGeometry: Bool
+    /// Whether the result carries its font table (`TextLayout.fonts`); a caller that reads
+    /// only sizes and line counts (`measure`) says no, and the table is not settled.
+    public var wantsFontTable = true
     /// Whether the result should keep what a layout of the edited text can reuse.
     public var keepsReusable = false
     /// Whether the result keeps each paragraph's shaping for another layout of the same text

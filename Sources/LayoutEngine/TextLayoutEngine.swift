@@ -21,14 +21,22 @@ public final class TextLayoutEngine: Sendable {
     /// to compare the two.
     let findsBreaksOnDemand: Bool
 
+    /// Whether a paragraph of one bidi level throughout (plain left to right, or purely right
+    /// to left: most short messages) takes that level without ICU (`BidiParagraph`); off
+    /// only in tests, to compare the two.
+    let resolvesOneLevelTextWithoutICU: Bool
+
     /// With a shape cache of the caller's (tests: one that shapes each missing word alone),
-    /// and break opportunities found on demand or not (tests: to compare).
-    init(fonts: FontSystem, maxTextLength: Int = 16 << 20, shapeCache: ShapeCache, findingBreaksOnDemand: Bool = true) {
+    /// break opportunities found on demand or not, and text of one bidi level resolved
+    /// without ICU or not (tests: to compare).
+    init(fonts: FontSystem, maxTextLength: Int = 16 << 20, shapeCache: ShapeCache, findingBreaksOnDemand: Bool = true,
+         resolvingOneLevelTextWithoutICU: Bool = true) {
         self.fonts = fonts
         self.breakIterators = BreakIteratorPool()
         self.maxTextLength = maxTextLength
         self.shapeCache = shapeCache
         self.findsBreaksOnDemand = findingBreaksOnDemand
+        self.resolvesOneLevelTextWithoutICU = resolvingOneLevelTextWithoutICU
     }
 
     /// Lays out `request`. Fails with `EngineError.textTooLong` past `maxTextLength`,

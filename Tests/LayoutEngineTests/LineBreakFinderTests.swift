@@ -50,8 +50,8 @@ struct LineBreakFinderTests {
             let units = Self.randomText(&g)
             let locale = ["", "ja", "zh", "th", "en_US"][round % 5]
             let all = try units.withUnsafeBufferPointer { try sharedEngine.breakIterators.boundaries(.line, of: $0, locale: locale) }
-            try units.withUnsafeBufferPointer { text in
-                let finder = try LineBreakFinder(text, locale: locale, pool: sharedEngine.breakIterators)
+            try units.withUnsafeBufferPointer { (text) throws in
+                let finder = LineBreakFinder(text, locale: locale, pool: sharedEngine.breakIterators)
                 for startIndex in all.offsets.indices.dropLast() {
                     let start = Int(all.offsets[startIndex])
                     for fit in (start + 1)...text.count {
@@ -72,8 +72,8 @@ struct LineBreakFinderTests {
         #expect(answered * 3 > asked, "many lines are answered without the walk: \(answered) of \(asked)")
 
         let plain = utf16("The quick brown fox jumps over the lazy dog again and again")
-        try plain.withUnsafeBufferPointer { text in
-            let finder = try LineBreakFinder(text, locale: "", pool: sharedEngine.breakIterators)
+        try plain.withUnsafeBufferPointer { (text) throws in
+            let finder = LineBreakFinder(text, locale: "", pool: sharedEngine.breakIterators)
             #expect(try finder.last(after: 0, atOrBefore: 22) == 20)   // "The quick brown fox |ju"
             #expect(try finder.last(after: 0, atOrBefore: 20) == 20)
             #expect(finder.all == nil)
@@ -81,8 +81,8 @@ struct LineBreakFinderTests {
         // Thai between spaces: ICU's dictionary breaks each run between them, whole.
         let thai = utf16("ภาษาไทยเป็นภาษาที่ยาก ระบบนี้ทำงานได้ดีมาก ขอบคุณครับ")
         let thaiAll = try thai.withUnsafeBufferPointer { try sharedEngine.breakIterators.boundaries(.line, of: $0, locale: "th") }
-        try thai.withUnsafeBufferPointer { text in
-            let finder = try LineBreakFinder(text, locale: "th", pool: sharedEngine.breakIterators)
+        try thai.withUnsafeBufferPointer { (text) throws in
+            let finder = LineBreakFinder(text, locale: "th", pool: sharedEngine.breakIterators)
             for fit in 30..<40 {
                 let expected = thaiAll.offsets.last { Int($0) <= fit }.map(Int.init)
                 #expect(try finder.last(after: 0, atOrBefore: fit) == expected, "up to \(fit)")

@@ -339,6 +339,18 @@ import Testing
             #expect(try JSONParser.parse(JSONWriter.serialize(result.wireJSON)) == result.json)
         }
     }
+
+    /// `measure`'s result is written straight to bytes too: exactly `json`'s text.
+    @Test func measureWrittenDirectlyIsTheValueWritten() throws {
+        for (width, height) in [(0.0, 0.0), (90.096, 21.792), (-0.001, 1e15), (1.0 / 3, 1234567.891)] {
+            for (lines, truncated) in [(0, false), (1, true), (12, false)] {
+                let result = MeasureResult(width: width, height: height, lineCount: lines, truncated: truncated,
+                                           fontFingerprint: "5c7842f0\"\u{1}")
+                #expect(JSONWriter.serialize(result.wireJSON) == JSONWriter.serialize(result.json))
+                #expect(try JSONParser.parse(JSONWriter.serialize(result.wireJSON)) == result.json)
+            }
+        }
+    }
 }
 
 /// A seeded xorshift64 generator: the same pseudo-random test inputs on every run.

@@ -111,6 +111,10 @@ uint16_t ldicu_grapheme_class(uint32_t codepoint);
 /** 1 when `codepoint`'s Bidi_Class can make a left-to-right paragraph's levels other than 0
  *  (R, AL, AN, or an explicit embedding, override or isolate control), else 0. */
 int ldicu_bidi_may_raise(uint32_t codepoint);
+/** 1 for a strong right-to-left character (Bidi_Class R or AL); 2 for one that can give a
+ *  right-to-left paragraph a level other than 1 (L, EN, AN, or an explicit embedding,
+ *  override or isolate control); 0 for the rest (neutrals, marks, separators). */
+int ldicu_bidi_rtl_class(uint32_t codepoint);
 
 /** Writes the Unicode version ICU implements, as "15.0", into `out` (at least 20 bytes). */
 void ldicu_unicode_version(char *out);

@@ -12,7 +12,8 @@ public enum ParagraphDirection: String, Sendable, CaseIterable {
 /// paragraph level, and each line's visual order. Owns the ICU objects, freed in `deinit`.
 /// The text buffer it was made from must outlive it. Not thread-safe (one request uses it).
 final class BidiParagraph {
-    /// ICU's paragraph, or nil for text that is left to right throughout (see `init`).
+    /// ICU's paragraph, or nil for text whose every unit is at the paragraph level, left to
+    /// right or right to left throughout (see `init`).
     private let handle: OpaquePointer?
     /// A copy of the text handed to ICU when it had to be changed (see `init`); ICU keeps a
     /// pointer to the text it was given, so the copy lives as long as the handle.
@@ -40,6 +41,47 @@ final class BidiParagraph {
         return bits
     }()
 
+    /// Each BMP code point's `ldicu_bidi_rtl_class` (1 strong right to left, 2 breaks a
+    /// right-to-left paragraph's single level), two bits a code point, made on first use.
+    static let bmpRightToLeftClass: [UInt64] = {
+        var bits = [UInt64](repeating: 0, count: 0x10000 / 32)
+        for u in 0..<0x10000 {
+            let kind = UInt64(ldicu_bidi_rtl_class(UInt32(u)))
+            if kind != 0 { bits[u >> 5] |= kind << UInt64((u & 31) * 2) }
+        }
+        return bits
+    }()
+
+    /// Whether every unit of `text` resolves to level 1 in a paragraph that is right to left
+    /// (`direction` .rtl, or .auto with a strong right-to-left character first): nothing in
+    /// it is L, EN, AN or an explicit embedding, override or isolate. UAX #9 then resolves
+    /// every neutral and mark between the paragraph's right-to-left edges (sos, eos) and its
+    /// R and AL characters to R (W1, N1), and L1 keeps separators and trailing white space
+    /// at the paragraph level, 1; ICU need not be asked.
+    static func isPureRightToLeft(_ text: UnsafeBufferPointer<UInt16>, direction: ParagraphDirection) -> Bool {
+        guard direction != .ltr else { return false }
+        var strong = direction == .rtl
+        return bmpRightToLeftClass.withUnsafeBufferPointer { bits in
+            var i = 0
+            let n = text.count
+            while i < n {
+                let u = text[i]
+                let kind: UInt64
+                if u & 0xFC00 == 0xD800, i + 1 < n, text[i + 1] & 0xFC00 == 0xDC00 {
+                    let scalar = 0x10000 + ((UInt32(u) - 0xD800) << 10) + (UInt32(text[i + 1]) - 0xDC00)
+                    kind = UInt64(ldicu_bidi_rtl_class(scalar))
+                    i += 2
+                } else {
+                    kind = (bits[Int(u >> 5)] >> UInt64((u & 31) * 2)) & 3
+                    i += 1
+                }
+                if kind == 2 { return false }
+                if kind == 1 { strong = true }
+            }
+            return strong
+        }
+    }
+
     /// Whether every unit of `text` resolves to level 0 in a paragraph that is not right to
     /// left: nothing in it is R, AL, AN or an explicit embedding, override or isolate. UAX #9
     /// then leaves every level at 0 (W7 makes European digits L after sos L), and ICU need
@@ -65,16 +107,20 @@ final class BidiParagraph {
         }
     }
 
-    /// Fails only when ICU does. `plainFastPath: false` asks ICU even for plain
-    /// left-to-right text (tests compare the two). `ownsText`: ICU is given a copy of the
-    /// text, so that the resolution may outlive it (`KeptShaping`).
+    /// Fails only when ICU does. `plainFastPath: false` asks ICU even for text of one level
+    /// throughout, plain left to right or purely right to left (tests compare the two).
+    /// `ownsText`: ICU is given a copy of the text, so that the resolution may outlive it
+    /// (`KeptShaping`).
     init(text: UnsafeBufferPointer<UInt16>, direction: ParagraphDirection, plainFastPath: Bool = true,
          ownsText: Bool = false) throws {
-        if plainFastPath, direction != .rtl, Self.isPlainLeftToRight(text) {
+        let uniform: UInt8? = !plainFastPath ? nil
+            : direction != .rtl && Self.isPlainLeftToRight(text) ? 0
+            : Self.isPureRightToLeft(text, direction: direction) ? 1 : nil
+        if let uniform {
             handle = nil
             substitute = nil
-            levels = [UInt8](repeating: 0, count: text.count)
-            paragraphLevel = 0
+            levels = [UInt8](repeating: uniform, count: text.count)
+            paragraphLevel = uniform
             return
         }
         let requested: UInt8 = switch direction {
@@ -123,9 +169,9 @@ final class BidiParagraph {
     func visualRuns(_ start: Int, _ end: Int, lineLevels: UnsafeMutablePointer<UInt8>? = nil) throws -> [VisualRun] {
         guard end > start else { return [] }
         guard let handle else {
-            // Left to right throughout: one run at level 0.
-            lineLevels?.update(repeating: 0, count: end - start)
-            return [VisualRun(start: start, end: end, level: 0)]
+            // One level throughout: one run at the paragraph's level.
+            lineLevels?.update(repeating: paragraphLevel, count: end - start)
+            return [VisualRun(start: start, end: end, level: paragraphLevel)]
         }
         let capacity = end - start
         var starts = [Int32](repeating: 0, count: capacity)

@@ -6,6 +6,9 @@ struct FontSelector {
     let fonts: FontSystem
     let language: String
     private var families: [Family] = []
+    /// The first family's key (number 0), and every later family's number by key: most
+    /// requests have one family, looked up without a table.
+    private var firstFamilyKey: FontDescriptor.SelectionKey?
     private var familyIndex: [FontDescriptor.SelectionKey: Int] = [:]
     /// The last family asked for (consecutive clusters nearly always share one).
     private var lastFamily: (key: FontDescriptor.SelectionKey, index: Int)?
@@ -47,7 +50,9 @@ struct FontSelector {
         let key = font.selectionKey
         if let last = lastFamily, last.key == key { return last.index }
         let index: Int
-        if let known = familyIndex[key] {
+        if let first = firstFamilyKey, first == key {
+            index = 0
+        } else if let known = familyIndex[key] {
             index = known
         } else {
             let list = try fonts.fallbackList(for: font, language: language)
@@ -57,7 +62,7 @@ struct FontSelector {
                                    shared: fonts.scalarFaces(for: key, language: language),
                                    primaryCoverage: primaryIndex == 0 ? list.firstCandidateCoverage() : []))
             index = families.count - 1
-            familyIndex[key] = index
+            if index == 0 { firstFamilyKey = key } else { familyIndex[key] = index }
         }
         lastFamily = (key, index)
         return index
@@ -87,13 +92,13 @@ struct FontSelector {
             } else if let known = families[f].recent.face(UInt64(first), scriptKey) {
                 chosen = known
             } else if let known = families[f].shared.face(UInt64(first), scriptKey) {
-                families[f].recent.set(known, UInt64(first), scriptKey)
+                families[f].recent.set(known, UInt64(first), scriptKey, textLength: text.count)
                 chosen = Unmanaged.passUnretained(known)  // (held by `recent` now)
             } else {
                 let face = try Self.choose(CollectionOfOne(first), script: script, font: font(), fonts: fonts, language: language,
                                            family: &families[f])
                 families[f].shared.set(face, UInt64(first), scriptKey)
-                families[f].recent.set(face, UInt64(first), scriptKey)
+                families[f].recent.set(face, UInt64(first), scriptKey, textLength: text.count)
                 chosen = Unmanaged.passUnretained(face)  // (held by the fallback list it came from)
             }
         } else if let primary = families[f].primaryUnretained, primaryCoversCluster(f, text, start, end) {
@@ -108,13 +113,13 @@ struct FontSelector {
             if let known = families[f].recent.face(units, tag) {
                 chosen = known
             } else if let known = families[f].shared.face(units, tag) {
-                families[f].recent.set(known, units, tag)
+                families[f].recent.set(known, units, tag, textLength: text.count)
                 chosen = Unmanaged.passUnretained(known)
             } else {
                 let face = try Self.choose(Self.clusterScalars(text, start, end), script: script, font: font(), fonts: fonts,
                                            language: language, family: &families[f])
                 families[f].shared.set(face, units, tag)
-                families[f].recent.set(face, units, tag)
+                families[f].recent.set(face, units, tag, textLength: text.count)
                 chosen = Unmanaged.passUnretained(face)
             }
         } else {
@@ -200,10 +205,13 @@ struct FontSelector {
     }
 }
 
-/// Faces chosen for single code points and short clusters, direct-mapped (512 slots, a newer
-/// choice replaces an older one in its slot): one request's cache, in front of the shared
-/// `ScalarFaces`. A key is two words:
-/// the code point or the cluster's units, and the script (with the cluster's length).
+/// Faces chosen for single code points and short clusters, direct-mapped (a newer choice
+/// replaces an older one in its slot): one request's cache, in front of the shared
+/// `ScalarFaces`. A key is two words: the code point or the cluster's units, and the script
+/// (with the cluster's length). The table is sized to the first paragraph that sets a face
+/// (the power of two at or above its units, from `firstSize` to `maxSize`) and grows to
+/// `maxSize` as the request sets more: a short message sets a handful, and a table sized for
+/// long text would cost it more to clear than its whole layout.
 struct RecentFaces {
     private var keys: [(UInt64, UInt64)] = []
     /// Per slot, the face as 1 + its index in `faceList` (0: none): a table of small numbers
@@ -212,26 +220,35 @@ struct RecentFaces {
     private var faceList: [FontFace] = []
     /// Faces set past the 255 of `faceList`: not looked up, held for the request.
     private var overflow: [FontFace] = []
-    private static let size = 512
+    private static let firstSize = 32, maxSize = 512
+    /// Slots written since the table last grew: at half its size, it grows (to `maxSize`).
+    private var setsSinceGrown = 0
     /// The number in `faceList` of the face set last (runs of one face set it again and again).
     private var lastNumber = -1
 
-    private static func slot(_ a: UInt64, _ b: UInt64) -> Int {
+    /// The slot of a key in a table of `size` slots (a power of two up to `maxSize`).
+    private static func slot(_ a: UInt64, _ b: UInt64, size: Int) -> Int {
         Int(truncatingIfNeeded: mixFaceKey(a, b) >> 55) & (size - 1)
     }
 
     /// Unretained: held by this cache (its `faceList` only grows) while it lives.
     func face(_ a: UInt64, _ b: UInt64) -> Unmanaged<FontFace>? {
         guard !keys.isEmpty else { return nil }
-        let i = Self.slot(a, b)
+        let i = Self.slot(a, b, size: keys.count)
         guard keys[i] == (a, b), slots[i] != 0 else { return nil }
         return faceList.withUnsafeBufferPointer { Unmanaged.passUnretained($0[Int(slots[i]) - 1]) }
     }
 
-    mutating func set(_ face: FontFace, _ a: UInt64, _ b: UInt64) {
+    /// Keeps `face` for the key; `textLength`, the units of the paragraph it was chosen in,
+    /// sizes the table when this is the first.
+    mutating func set(_ face: FontFace, _ a: UInt64, _ b: UInt64, textLength: Int) {
         if keys.isEmpty {
-            keys = [(UInt64, UInt64)](repeating: (.max, .max), count: Self.size)
-            slots = [UInt8](repeating: 0, count: Self.size)
+            let size = textLength <= Self.firstSize ? Self.firstSize
+                : min(Self.maxSize, 1 << (Int.bitWidth - (textLength - 1).leadingZeroBitCount))
+            keys = [(UInt64, UInt64)](repeating: (.max, .max), count: size)
+            slots = [UInt8](repeating: 0, count: size)
+        } else if setsSinceGrown >= keys.count / 2, keys.count < Self.maxSize {
+            grow()
         }
         // A request rarely uses more than a few faces; past 255 new ones are not kept here,
         // only held (`FontSelector.face` hands out faces unretained: each must stay alive).
@@ -245,9 +262,24 @@ struct RecentFaces {
             return
         }
         lastNumber = number
-        let i = Self.slot(a, b)
+        let i = Self.slot(a, b, size: keys.count)
         keys[i] = (a, b)
         slots[i] = UInt8(number + 1)
+        setsSinceGrown += 1
+    }
+
+    /// Four times the slots, the keys set so far moved to theirs.
+    private mutating func grow() {
+        let oldKeys = keys, oldSlots = slots
+        let size = min(Self.maxSize, keys.count * 4)
+        keys = [(UInt64, UInt64)](repeating: (.max, .max), count: size)
+        slots = [UInt8](repeating: 0, count: size)
+        for j in oldKeys.indices where oldSlots[j] != 0 {
+            let i = Self.slot(oldKeys[j].0, oldKeys[j].1, size: size)
+            keys[i] = oldKeys[j]
+            slots[i] = oldSlots[j]
+        }
+        setsSinceGrown = 0
     }
 }
 

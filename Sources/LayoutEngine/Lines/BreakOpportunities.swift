@@ -8,7 +8,7 @@ extension RequestContext {
         if request.paragraph.wrap == .word, engine.findsBreaksOnDemand, objects.isEmpty, scan.tabs.isEmpty,
            scan.softHyphens.isEmpty, !scan.negativeAdvance {
             // A line's width here never shrinks as its end moves on (see `LineBreaks`).
-            return .onDemand(try LineBreakFinder(text, locale: locale, pool: engine.breakIterators), hard: scan.hardBreaks)
+            return .onDemand(LineBreakFinder(text, locale: locale, pool: engine.breakIterators), hard: scan.hardBreaks)
         }
         var all = try breakOpportunities(text, graphemes: graphemes)
         if !objects.isEmpty {

@@ -16,29 +16,37 @@ import CICUShim
 /// line), all opportunities are found once, from the paragraph's start (`all`), as
 /// `BreakIteratorPool.boundaries(.line, ...)` finds them.
 ///
-/// Holds one of the pool's iterators and hands it back when released; it points that
-/// iterator at the text (not copied), so it must not outlive the text (a
+/// Takes one of the pool's iterators when ICU is first asked (a paragraph that fits on its
+/// first line never asks: most short messages) and hands it back when released; it points
+/// that iterator at the text (not copied), so it must not outlive the text (a
 /// `ShapedParagraph`'s, valid while its layout runs). One user at a time.
 final class LineBreakFinder {
-    private let iterator: BreakIterator
+    private var checkedOut: BreakIterator?
     private let pool: BreakIteratorPool
     private let locale: String
     private let text: UnsafeBufferPointer<UInt16>
     /// Every opportunity, once a line needed them all.
     private(set) var all: Boundaries?
 
-    /// Fails only when ICU cannot open an iterator.
-    init(_ text: UnsafeBufferPointer<UInt16>, locale: String, pool: BreakIteratorPool) throws {
-        iterator = try pool.checkOut(.line, locale: locale)
+    init(_ text: UnsafeBufferPointer<UInt16>, locale: String, pool: BreakIteratorPool) {
         self.pool = pool
         self.locale = locale
         self.text = text
     }
 
     deinit {
+        guard let checkedOut else { return }
         // ICU's iterator keeps a pointer to the text; point it away before it goes back.
-        _ = ldicu_brk_set_text(iterator.handle, nil, 0)
-        pool.checkIn(iterator, .line, locale: locale)
+        _ = ldicu_brk_set_text(checkedOut.handle, nil, 0)
+        pool.checkIn(checkedOut, .line, locale: locale)
+    }
+
+    /// The pool's iterator, taken on first use. Fails only when ICU cannot open one.
+    private func iterator() throws -> BreakIterator {
+        if let checkedOut { return checkedOut }
+        let taken = try pool.checkOut(.line, locale: locale)
+        checkedOut = taken
+        return taken
     }
 
     /// Furthest a line's end is looked back from for a place to scan from, and ahead of for
@@ -113,11 +121,12 @@ final class LineBreakFinder {
         // afresh at the opportunity before, looking only forward, and the stretch's ends are
         // opportunities whatever lies beyond them, so it finds there what it finds in the
         // whole text.
-        let status = ldicu_brk_set_text(iterator.handle, text.baseAddress! + from, Int32(to - from))
+        let handle = try iterator().handle
+        let status = ldicu_brk_set_text(handle, text.baseAddress! + from, Int32(to - from))
         guard status <= 0 else { throw EngineError.icuFailed(operation: "ubrk_setText", code: status) }
         var last = from
         while true {
-            let b = ldicu_brk_next(iterator.handle)
+            let b = ldicu_brk_next(handle)
             if b < 0 || from + Int(b) > fit { break }
             last = from + Int(b)
         }
@@ -146,7 +155,7 @@ final class LineBreakFinder {
     /// cannot take the text.
     func allOpportunities() throws -> Boundaries {
         if let all { return all }
-        let found = try iterator.boundaries(.line, of: text)
+        let found = try iterator().boundaries(.line, of: text)
         all = found
         return found
     }

@@ -44,7 +44,7 @@ final class KeptShaping: @unchecked Sendable {
 
     /// The kept paragraph as a paragraph of another layout: at `range` of `text` (the same
     /// units), its runs' style numbers mapped through `styleMap` (nil: the same), with a new
-    /// finder for opportunities found on demand. Fails only when ICU cannot open an iterator.
+    /// finder for opportunities found on demand.
     func paragraph(at range: ParagraphRange, in text: UnsafeBufferPointer<UInt16>, styleMap: [Int: Int]?,
                    locale: String, pool: BreakIteratorPool) throws -> ShapedParagraph {
         let content = UnsafeBufferPointer(rebasing: text[range.start..<range.contentEnd])
@@ -52,7 +52,7 @@ final class KeptShaping: @unchecked Sendable {
         if let allBreaks {
             breaks = .all(allBreaks)
         } else {
-            breaks = .onDemand(try LineBreakFinder(content, locale: locale, pool: pool), hard: hardBreaks)
+            breaks = .onDemand(LineBreakFinder(content, locale: locale, pool: pool), hard: hardBreaks)
         }
         var runs = shaped.runs
         if let styleMap {

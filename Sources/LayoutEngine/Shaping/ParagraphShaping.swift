@@ -7,7 +7,8 @@ extension RequestContext {
         selector.previousFace = nil
         let text = UnsafeBufferPointer(rebasing: whole[range.start..<range.contentEnd])
         let n = text.count
-        let bidi = try BidiParagraph(text: text, direction: request.paragraph.direction, ownsText: request.keepsShaping)
+        let bidi = try BidiParagraph(text: text, direction: request.paragraph.direction,
+                                     plainFastPath: engine.resolvesOneLevelTextWithoutICU, ownsText: request.keepsShaping)
         guard n > 0 else {
             return ShapedParagraph(range: range, text: text, bidi: bidi, graphemes: [0], runs: [], advances: [], prefix: [0],
                                    breaks: .all(Boundaries(offsets: [0], mandatory: [false])), hangStart: [0], tabs: [],

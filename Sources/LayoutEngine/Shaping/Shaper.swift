@@ -39,17 +39,28 @@ struct ShapedRun {
     }
 }
 
-/// A HarfBuzz buffer reused for every run of one request; owns it, destroys it in `deinit`.
+/// A HarfBuzz buffer reused for every run of one request, made when the request first
+/// shapes (one whose words are all in the shape cache never does); owns it, destroys it in
+/// `deinit`.
 final class ShapingBuffer {
-    private let buffer: OpaquePointer
+    private var made: OpaquePointer?
     /// After a `shape` asked to mark them: for each offset of the text shaped, whether it is
     /// safe to cut the text there — a cluster starts there and none of its glyphs carries
     /// HarfBuzz's `HB_GLYPH_FLAG_UNSAFE_TO_BREAK` — so that the two sides shaped apart give
     /// exactly the glyphs this shaping gave them. (Offsets 0...count; the ends are false.)
     private(set) var safeToBreak: [Bool] = []
 
-    init() { buffer = hb_buffer_create()! }
-    deinit { hb_buffer_destroy(buffer) }
+    init() {}
+    deinit { if let made { hb_buffer_destroy(made) } }
+
+    /// The buffer, made on first use (`hb_buffer_create` never fails: on allocation failure
+    /// it gives HarfBuzz's inert empty buffer).
+    private var buffer: OpaquePointer {
+        if let made { return made }
+        let buffer = hb_buffer_create()!
+        made = buffer
+        return buffer
+    }
 
     /// Shapes `run` of `paragraph` (the whole paragraph is passed as context, so joining and
     /// contextual forms see across run edges) at `size` points, adding each glyph's advance
@@ -68,6 +79,7 @@ final class ShapingBuffer {
     func shape(paragraph: UnsafeBufferPointer<UInt16>, start: Int, end: Int, face: FontFace, font: OpaquePointer,
                features: [hb_feature_t], script: Script, level: UInt8, language: hb_language_t?, size: Double,
                bot: Bool, eot: Bool, markingSafeBreaks: Bool = false, advances: inout [Double]) -> [ShapedGlyph] {
+        let buffer = self.buffer
         hb_buffer_clear_contents(buffer)
         hb_buffer_add_utf16(buffer, paragraph.baseAddress, Int32(paragraph.count), UInt32(start), Int32(end - start))
         hb_buffer_set_direction(buffer, level & 1 == 1 ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)

@@ -42,11 +42,11 @@ public struct ParamReader {
         return .string(try requiredString(key))
     }
 
-    /// A finite number in `range`.
-    public func number(_ key: String, in range: ClosedRange<Double>, what: String) throws(RPCError) -> Double? {
+    /// A finite number in `range`; `what` (made only for the error) says what it must be.
+    public func number(_ key: String, in range: ClosedRange<Double>, what: @autoclosure () -> String) throws(RPCError) -> Double? {
         guard let v = member(key) else { return nil }
         guard let d = v.doubleValue, d.isFinite, range.contains(d) else {
-            throw .invalidParams(field: field(key), "must be \(what), got \(describe(v))")
+            throw .invalidParams(field: field(key), "must be \(what()), got \(describe(v))")
         }
         return d
     }

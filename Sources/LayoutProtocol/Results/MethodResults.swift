@@ -65,10 +65,24 @@ public struct MeasureResult: WireResult {
         self.truncated = truncated; self.fontFingerprint = fontFingerprint
     }
 
-    public var wireJSON: JSONValue {
+    /// The result as a value: what `wireJSON` writes.
+    public var json: JSONValue {
         ["size": ["width": .number(width), "height": .number(height)],
          "lineCount": .number(Double(lineCount)), "truncated": .bool(truncated),
          "fontFingerprint": .string(fontFingerprint)]
+    }
+
+    /// `json` written straight to bytes, members in its order: a chat backend sends many
+    /// measures, and each would otherwise build the object only to write it.
+    public var wireJSON: JSONValue {
+        var writer = JSONWriter(reservingCapacity: 128)
+        writer.writeMember(#"{"size":{"width":"#, width)
+        writer.writeMember(#","height":"#, height)
+        writer.writeMember(#"},"lineCount":"#, Double(lineCount))
+        writer.writeRaw(truncated ? #","truncated":true,"fontFingerprint":"# : #","truncated":false,"fontFingerprint":"#)
+        writer.writeString(fontFingerprint)
+        writer.writeRaw("}")
+        return .serialized(writer.bytes)
     }
 }
 

@@ -13,6 +13,7 @@ enum MeasureMethod: Method {
         let service = context.service, session = context.session
         var built = try service.build(p.layout, session: session, detail: .lines, detect: false)
         built.request.keepsGeometry = false
+        built.request.wantsFontTable = false
         built.request.shouldStop = service.stopCheck(session)
         let engine = service.engine
         let fingerprint = engine.fonts.fingerprint

@@ -71,9 +71,38 @@ extension LayoutService {
         let plugged = try pluginSpans(p, text: text, userSpans: spans, detect: detect, warnings: &warnings,
                                       snapped: { (a: Int, b: Int) throws(RPCError) in try snapped(a, b) })
         let composedSpans = plugged.attachments + spans
+        let truncation = p.paragraph.truncation
+        let composed = try composedStyles(composedSpans, tokenStyle: truncation.style, mapping: mapping)
+
+        var request = LayoutRequest(text: text, width: p.width, language: p.language ?? "", detail: detail)
+        let scale = p.scale, baseFont = baseFont(p.font, scale: scale)
+        request.styles = composed.styles.map { SpanStyle(styleOverrides($0, scale: scale), over: baseFont) }
+        request.styleRuns = composed.runs
+        request.graphemes = attributed.graphemes
+        request.paragraph = paragraphStyle(p.paragraph, scale: scale)
+        request.insets = EdgeInsets(top: p.insets.top, left: p.insets.left, bottom: p.insets.bottom, right: p.insets.right)
+        request.exclusions = p.exclusions.map { Rect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+        if let maxLines = p.paragraph.maxLines, maxLines > 0 { request.maxLines = maxLines }
+        request.truncation = Truncation(mode: Truncation.Mode(rawValue: truncation.mode) ?? .tail,
+                                        token: Array(truncation.token.utf16), tokenStyle: composed.tokenStyle)
+
+        var regionSpans = composedSpans.flatMap(RegionSpan.of)
+        regionSpans += plugged.links.map { RegionSpan(kind: $0.kind, start: $0.start, end: $0.end, value: $0.value) }
+        request.keepsGeometry = detail != .lines || !regionSpans.isEmpty || request.maxLines != nil || p.decorations != nil
+        return BuiltRequest(request: request, mapping: mapping, styles: composed.styles, regionSpans: regionSpans,
+                            token: truncation.token, spans: spans, warnings: warnings)
+    }
+
+    /// The spans composed into styles (`ComposedStyles`), and the truncation token's style
+    /// number. Without spans or a token style, the one base style, as `ComposedStyles` makes
+    /// it, without composing (most requests: no generic composition to set up).
+    private func composedStyles(_ spans: [(start: Int, end: Int, attributes: SpanAttributes)], tokenStyle: SpanAttributes?,
+                                mapping: OffsetMapping)
+        throws(RPCError) -> (styles: [SpanAttributes], runs: [StyleRun], tokenStyle: Int) {
+        if spans.isEmpty, tokenStyle == nil { return ([SpanAttributes()], [StyleRun(start: 0, style: 0)], 0) }
         var composed: ComposedStyles<SpanAttributes>
         do {
-            composed = try ComposedStyles(composedSpans.map { AttributedSpan(start: $0.start, end: $0.end, attributes: $0.attributes) },
+            composed = try ComposedStyles(spans.map { AttributedSpan(start: $0.start, end: $0.end, attributes: $0.attributes) },
                                           maxOverlapping: LayoutParams.maxOverlappingSpans)
         } catch {
             switch error {
@@ -81,26 +110,8 @@ extension LayoutService {
                 throw .invalidParams(field: "spans", "has more than \(limit) spans over one place (offset \(mapping.convert(offset)))")
             }
         }
-        let truncation = p.paragraph.truncation
-        let tokenStyle = truncation.style.map { composed.styleNumber($0) } ?? 0
-
-        var request = LayoutRequest(text: text, width: p.width, language: p.language ?? "", detail: detail)
-        let scale = p.scale, baseFont = baseFont(p.font, scale: scale)
-        request.styles = composed.styles.map { SpanStyle(styleOverrides($0, scale: scale), over: baseFont) }
-        request.styleRuns = composed.styleRuns
-        request.graphemes = attributed.graphemes
-        request.paragraph = paragraphStyle(p.paragraph, scale: scale)
-        request.insets = EdgeInsets(top: p.insets.top, left: p.insets.left, bottom: p.insets.bottom, right: p.insets.right)
-        request.exclusions = p.exclusions.map { Rect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
-        if let maxLines = p.paragraph.maxLines, maxLines > 0 { request.maxLines = maxLines }
-        request.truncation = Truncation(mode: Truncation.Mode(rawValue: truncation.mode) ?? .tail,
-                                        token: Array(truncation.token.utf16), tokenStyle: tokenStyle)
-
-        var regionSpans = composedSpans.flatMap(RegionSpan.of)
-        regionSpans += plugged.links.map { RegionSpan(kind: $0.kind, start: $0.start, end: $0.end, value: $0.value) }
-        request.keepsGeometry = detail != .lines || !regionSpans.isEmpty || request.maxLines != nil || p.decorations != nil
-        return BuiltRequest(request: request, mapping: mapping, styles: composed.styles, regionSpans: regionSpans,
-                            token: truncation.token, spans: spans, warnings: warnings)
+        let token = tokenStyle.map { composed.styleNumber($0) } ?? 0
+        return (composed.styles, composed.styleRuns, token)
     }
 
     /// The client's spans in UTF-16 (`utf16Spans`, after edits, else `p.spans` converted

@@ -1,3 +1,4 @@
+import CEpoll
 import Synchronization
 
 /// One of a group's event loops: a thread that waits with epoll on its connections (the
@@ -33,6 +34,10 @@ final class EventLoop<Handler: ConnectionHandler>: @unchecked Sendable {
     /// Whether the loop started watching a new connection since it last waited: its first
     /// request is likely a moment away (see `ConnectionHandler.pollSeconds`).
     var watchedNew = false
+    /// Whether this loop's thread may run on one CPU only (its affinity, read again at each
+    /// sweep): then it never polls, as a client sharing that CPU could send nothing while it
+    /// did, and sleeping hands the CPU to the client at once.
+    var hasOnlyOneCore = false
 
     static var listenerToken: UInt64 { 0 }
     static var wakeupToken: UInt64 { 1 }
@@ -63,6 +68,7 @@ final class EventLoop<Handler: ConnectionHandler>: @unchecked Sendable {
         }
         var events = EpollEventBuffer(capacity: 256)
         var lastSweep = MonotonicClock.now()
+        hasOnlyOneCore = layoutd_allowed_cpu_count() == 1
         while !group.stopping.load(ordering: .relaxed) {
             let count: Int
             do { count = try waitForEvents(&events) } catch {
@@ -81,6 +87,7 @@ final class EventLoop<Handler: ConnectionHandler>: @unchecked Sendable {
             let now = MonotonicClock.now()
             if now - lastSweep >= Self.sweepSeconds {
                 lastSweep = now
+                hasOnlyOneCore = layoutd_allowed_cpu_count() == 1
                 sweep(now: now)
             }
         }
@@ -93,7 +100,7 @@ final class EventLoop<Handler: ConnectionHandler>: @unchecked Sendable {
         let seconds = handler.pollSeconds(loop: index, watchedNew: watchedNew)
         watchedNew = false
         var count = 0
-        if seconds > 0 { count = try poll(&events, for: seconds) }
+        if seconds > 0, !hasOnlyOneCore { count = try poll(&events, for: seconds) }
         if count == 0 { count = try epoll.wait(&events, milliseconds: 200) }
         return count
     }

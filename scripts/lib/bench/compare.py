@@ -1,5 +1,6 @@
 """`scripts/bench --compare OTHER_ROOT`: this checkout's build ("after") against another
-checkout's release build ("before") on the corpus, parallel and streaming rows, side by side.
+checkout's release build ("before") on the corpus, parallel, streaming and chat rows, side by
+side (`--only short`: the chat rows alone).
 
 Each build runs its own daemon, started with the same configuration and pinned fonts (this
 checkout's) and warmed with the corpus. Every row is measured in rounds, and the rounds
@@ -11,7 +12,7 @@ of its rounds; the ratio is after/before per round, reported as the median of th
 ratios with their spread (min–max). The Pango reference is not run."""
 import statistics
 
-from . import corpus, parallel, streaming
+from . import corpus, parallel, short, streaming
 from .common import mean, step
 
 # row -> (figure key, what it is); µs are times (below 1 is faster), the rest rates.
@@ -27,6 +28,14 @@ FIGURES = {
     "streaming": [("fresh_us", "fresh layout of the document (µs)"),
                   ("append_changed_us", "append 20 chars, changed (µs)"),
                   ("append_full_us", "append 20 chars, full result (µs)")],
+    "short": [("batched_first_us", "short, batched, first time (µs/msg)"),
+              ("batched_again_us", "short, batched, again (µs/msg)"),
+              ("single_us", "short, one at a time (µs/msg)"),
+              ("measure_a_us", "measure \"a\", batched (µs/msg)"),
+              ("ping_us", "ping, batched (µs/msg)")],
+    "chat_parallel": [("one_client_msgs_per_s", "1 client (msgs/s)"),
+                      ("four_clients_msgs_per_s", "4 clients at once (msgs/s)"),
+                      ("ratio", "4 clients against 1 (×)")],
 }
 
 
@@ -66,11 +75,27 @@ def streaming_round(side, run, k):
     return {"fresh_us": fresh * 1e6, "append_changed_us": changed * 1e6, "append_full_us": full * 1e6}
 
 
-ROWS = (("corpus", corpus_round), ("parallel", parallel_round), ("streaming", streaming_round))
+def short_round(side, run, k):
+    f = short.short_round(side.conn, side.daemon.process.pid, run, k)
+    return {"batched_first_us": f["first"], "batched_again_us": f["again"], "single_us": f["single"],
+            "measure_a_us": f["tiny"], "ping_us": f["ping"]}
 
 
-def compare(run, after, before):
-    """The compared rows of `after` (a Build) against `before`, as the JSON's dict."""
+def chat_parallel_round(side, run, k):
+    one = short.short_clients(side.daemon.sock, run, 1)
+    four = short.short_clients(side.daemon.sock, run, 4)
+    return {"one_client_msgs_per_s": one, "four_clients_msgs_per_s": four, "ratio": four / one}
+
+
+ROWS = (("corpus", corpus_round), ("parallel", parallel_round), ("streaming", streaming_round),
+        ("short", short_round), ("chat_parallel", chat_parallel_round))
+CHAT_ROWS = ("short", "chat_parallel")
+
+
+def compare(run, after, before, only=None):
+    """The compared rows of `after` (a Build) against `before`, as the JSON's dict; with
+    `only="short"`, the chat rows alone."""
+    rows_measured = [r for r in ROWS if only != "short" or r[0] in CHAT_ROWS]
     sides = []
     try:
         for name, build in (("after", after), ("before", before)):
@@ -78,7 +103,7 @@ def compare(run, after, before):
         step("compare: warming both daemons with the corpus")
         for side in sides:
             corpus.warm(side.conn, run.corpus)
-        for row, measure in ROWS:
+        for row, measure in rows_measured:
             step(f"compare: {row}, {run.passes} rounds of the two, the order swapped each round")
             for k in range(run.passes):
                 for side in (sides if k % 2 == 0 else sides[::-1]):
@@ -88,7 +113,8 @@ def compare(run, after, before):
             side.daemon.stop()
     rows = {"compare": {"after": after.root, "before": before.root, "rounds": run.passes,
                         "after_plugins": after.plugins(), "before_plugins": before.plugins()}}
-    for row, figures in FIGURES.items():
+    for row, _ in rows_measured:
+        figures = FIGURES[row]
         rows[row] = {key: compared(sides[0].rounds[row][key], sides[1].rounds[row][key]) for key, _ in figures}
     return rows
 
@@ -106,6 +132,8 @@ def print_comparison(rows):
     print(f"after: {c['after']}   before: {c['before']}   {c['rounds']} rounds, alternating")
     print(f"{'row':10} {'figure':40} {'after':>11} {'before':>11} {'after/before':>12} {'spread':>12}")
     for row, figures in FIGURES.items():
+        if row not in rows:
+            continue
         for i, (key, label) in enumerate(figures):
             f = rows[row][key]
             digits = 0 if f["before"] >= 100 else 2

@@ -83,16 +83,31 @@ def print_document(rows):
     print(f"{'':10} {'RSS after each of 5: ' + ' '.join('%.0f' % (r / 1e6) for r in d['rss_after_each']) + ' MB':60} {d['rss_after_each'][-1] / d['rss_after_each'][0]:8.2f} {'bounded':>8}")
 
 
+def print_short(rows):
+    if "short" not in rows:
+        return
+    s, f, p = rows["short"], rows["fixed_cost"], rows["chat_parallel"]
+    print(f"{'short':10} {'batched, first time %.1f µs vs Pango %.1f µs per message' % (s['batched_first_us'], s['pango_us']):60} {s['batched_first_vs_pango']:8.2f} {'≤ 0.30':>8}")
+    print(f"{'':10} {'(%.0f messages/s)' % s['batched_first_msgs_per_s']:60}")
+    print(f"{'':10} {'batched, the same messages again %.1f µs' % s['batched_again_us']:60} {s['batched_again_vs_pango']:8.2f}")
+    print(f"{'':10} {'one request at a time %.1f µs (one core)' % s['single_us']:60} {s['single_vs_pango']:8.2f} {'≤ 1.00':>8}")
+    fixed = 'batched measure of "a" %.1f µs vs batched ping %.1f µs' % (f['measure_a_us'], f['ping_us'])
+    print(f"{'fixed cost':10} {fixed:60} {f['ratio']:8.2f} {'≤ 2.00':>8}")
+    print(f"{'chat par.':10} {'4 clients %.0f msgs/s vs 1 client %.0f msgs/s (%d cores)' % (p['four_clients_msgs_per_s'], p['one_client_msgs_per_s'], os.cpu_count()):60} {p['ratio']:8.2f} {'≥ 1.70':>8}")
+
+
 def print_table(rows, passes):
     """Every row of a full run, in the order the targets are listed."""
     print_header()
     print_corpus(rows)
     print_relayout(rows)
     if "streaming" not in rows:
-        return   # --only relayout
+        print_short(rows)
+        return   # --only relayout, --only short
     print_streaming(rows)
     print_growth(rows)
     print_parallel(rows)
     print_start(rows, passes)
     print_memory(rows)
     print_document(rows)
+    print_short(rows)
