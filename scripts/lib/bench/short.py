@@ -23,7 +23,7 @@ import subprocess
 import time
 from contextlib import contextmanager
 
-from layoutd_client import Connection
+from layoutd.wire import Connection
 
 from .common import FONT, mean, middle, round_trips, step
 

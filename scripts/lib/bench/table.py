@@ -2,6 +2,8 @@
 import os
 import statistics
 
+from . import keystroke
+
 
 def print_header():
     print(f"{'row':10} {'figure':60} {'ratio':>8} {'target':>8}")
@@ -99,6 +101,9 @@ def print_short(rows):
 def print_table(rows, passes):
     """Every row of a full run, in the order the targets are listed."""
     print_header()
+    if "corpus" not in rows:
+        keystroke.print_keystroke(rows)
+        return   # --only keystroke
     print_corpus(rows)
     print_relayout(rows)
     if "streaming" not in rows:
@@ -111,3 +116,4 @@ def print_table(rows, passes):
     print_memory(rows)
     print_document(rows)
     print_short(rows)
+    keystroke.print_keystroke(rows)
