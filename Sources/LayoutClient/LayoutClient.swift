@@ -124,8 +124,10 @@ public actor LayoutClient {
 
     /// Any method, its params and its `result` as JSON: for what this library has no type
     /// for (a plugin's options, a member newer than it), and for tools that print the wire.
+    /// Sent again on a new connection when its own was lost, like every call; handles in
+    /// `params` go as they are (the daemon's, not the client's own).
     public func request(_ method: String, _ params: JSONValue) async throws(LayoutClientError) -> JSONValue {
-        try await liveChannel().call(method, params)
+        try await call(method, params) { $0 }
     }
 
     /// Calls `listener` with the new font fingerprint whenever the daemon's fonts change

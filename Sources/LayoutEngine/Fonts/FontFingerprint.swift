@@ -49,13 +49,15 @@ public struct FontFingerprint: Sendable {
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
-    /// The faces' content hashes, in sorted order: the set of faces, not their places.
+    /// The faces' content hashes, in sorted order: the set of faces, not their places. Each
+    /// file is open only while its own faces are read.
     private static func facesHash(_ configuration: FontConfiguration) -> UInt64 {
+        var indices: [String: [Int32]] = [:]
+        for (path, index) in configuration.faces { indices[path, default: []].append(index) }
         var digests: [UInt64] = []
-        var files: [String: FontFileDigest] = [:]
-        for (path, index) in configuration.faces {
-            if files[path] == nil { files[path] = FontFileDigest(path: path) }
-            digests.append(files[path]?.face(Int(index)) ?? 0)
+        for (path, faces) in indices {
+            let file = FontFileDigest(path: path)
+            digests += faces.map { file.face(Int($0)) }
         }
         var hash = FNV1a()
         for digest in digests.sorted() { withUnsafeBytes(of: digest.littleEndian) { hash.mix($0) } }
