@@ -82,9 +82,10 @@ final class RPCChannel: Sendable {
         }
         send(request)
         let cancelled = state.withLock { s -> Bool in
-            let cancelled = s.progress[id] == .cancelWhileSending
+            // Gone: answered (or the connection lost) while it was being sent; kept no longer.
+            guard let progress = s.progress[id] else { return false }
             s.progress[id] = .sent
-            return cancelled
+            return progress == .cancelWhileSending
         }
         if cancelled { sendCancel(id) }
     }
