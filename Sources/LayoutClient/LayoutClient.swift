@@ -7,7 +7,7 @@ import LayoutTransport
 /// together (answers are matched by id); cancelling a task cancels its request in the daemon.
 ///
 /// The daemon is found as every client finds it (docs/protocol.md, Transport): `socket`
-/// when given, else `$LAYOUTD_SOCKET`, else the first of `$XDG_RUNTIME_DIR/layoutd/layoutd.sock`,
+/// when given (a path, or `tcp:HOST:PORT` for a TCP listener, with its `token`), else `$LAYOUTD_SOCKET`, else the first of `$XDG_RUNTIME_DIR/layoutd/layoutd.sock`,
 /// `/run/layoutd/layoutd.sock` and `/tmp/layoutd-$UID/layoutd.sock` that accepts. It connects
 /// on the first call; a call whose connection was lost is sent again on a new one. Handles
 /// of retained layouts are the client's: it lays a document out again on a daemon that does
@@ -22,6 +22,8 @@ public actor LayoutClient {
     }
 
     public let socket: String?
+    /// The token a TCP listener asks for (its `auth.tokenFile`), sent with `initialize`.
+    let token: String?
     public let offsetEncoding: OffsetEncoding
     /// The name `initialize` gives the daemon (its log and `stats` show it).
     public let clientName: String
@@ -36,8 +38,10 @@ public actor LayoutClient {
 
     /// `offsetEncoding`: how offsets count, both ways (UTF-16 code units by default, as the
     /// protocol's; `.utf8` for `String.utf8` offsets, `.utf32` for Unicode scalars).
-    public init(socket: String? = nil, offsetEncoding: OffsetEncoding = .utf16, clientName: String = "LayoutClient") {
+    public init(socket: String? = nil, token: String? = nil, offsetEncoding: OffsetEncoding = .utf16,
+                clientName: String = "LayoutClient") {
         self.socket = socket
+        self.token = token
         self.offsetEncoding = offsetEncoding
         self.clientName = clientName
     }
@@ -63,6 +67,7 @@ public actor LayoutClient {
         var params: [(String, JSONValue)] = [("offsetEncodings", [.string(offsetEncoding.rawValue)]),
                                              ("client", ["name": .string(clientName)])]
         if fontListeners.count > 0 { params.append(("subscribe", ["fontsChanged"])) }
+        if let token { params.append(("auth", ["token": .string(token)])) }
         let answer = try await fresh.call("initialize", .object(params))
         guard let initialized = InitializeResult(answer: answer) else {
             fresh.close()
@@ -77,7 +82,7 @@ public actor LayoutClient {
     static func open(_ explicit: String?) throws(LayoutClientError) -> (LineConnection, String) {
         var tried: [String] = []
         for path in explicit.map({ [$0] }) ?? UnixSocket.clientSearchPaths() {
-            do { return (try LineConnection(path: path), path) } catch {
+            do { return (try LineConnection(address: path), path) } catch {
                 tried.append("\(path): \(LayoutClientError.reason(error))")
             }
         }

@@ -11,8 +11,9 @@ let usage = """
            layoutd --help | --version
 
       --socket PATH   listen here (default $XDG_RUNTIME_DIR/layoutd/layoutd.sock,
-                      or /tmp/layoutd-$UID/layoutd.sock); under socket activation systemd
-                      hands layoutd its socket instead
+                      or /tmp/layoutd-$UID/layoutd.sock), instead of the configuration's
+                      unix: listeners (its tcp: ones stay); under socket activation
+                      systemd hands layoutd its sockets instead
       --config FILE   configuration (default $LAYOUTD_CONFIG, /etc/layoutd/layoutd.json,
                       or config/layoutd.json of the source tree layoutd was built in)
       --plugin-dir DIR

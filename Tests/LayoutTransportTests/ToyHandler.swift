@@ -39,7 +39,7 @@ final class ToyHandler: ConnectionHandler {
     var logs: [String] { state.withLock { $0.logs } }
     var receivedCount: Int { state.withLock { $0.received } }
 
-    func admit(_ descriptor: borrowing FileDescriptor) -> Admission {
+    func admit(_ descriptor: borrowing FileDescriptor, via kind: ListenerKind) -> Admission {
         refusing ? .refused(reply: Array(#"{"refused":true}"#.utf8)) : .admitted(peerUID: 42)
     }
 
@@ -92,7 +92,7 @@ struct LoopUnderTest {
 
     init(_ handler: ToyHandler) throws {
         let group = try EventLoopGroup(handler: handler, count: 1, unsent: UnsentBytes(idle: IdleSignal()))
-        try spawnDetachedThread { group.run(listener: nil) }
+        try spawnDetachedThread { group.run(listeners: []) }
         self.group = group
     }
 

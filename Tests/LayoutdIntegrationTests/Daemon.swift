@@ -116,6 +116,9 @@ final class Client {
 
     init(path: String) throws { connection = try LineConnection(path: path) }
 
+    /// `address`: `tcp:HOST:PORT` (or a path, or `unix:PATH`).
+    init(address: String) throws { connection = try LineConnection(address: address) }
+
     /// Sends a request and returns the whole response object.
     func call(_ method: String, _ params: JSONValue? = nil) throws -> JSONValue {
         let id = nextID

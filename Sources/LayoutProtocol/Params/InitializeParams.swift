@@ -5,17 +5,22 @@ public enum OffsetEncoding: String, Sendable, CaseIterable {
     case utf32 = "utf-32"
 }
 
-/// `initialize` params: `{offsetEncodings?: [..], client?: {..}}`.
+/// `initialize` params: `{offsetEncodings?: [..], client?: {..}, subscribe?: [..],
+/// auth?: {token}}`.
 public struct InitializeParams: Sendable {
     /// The client's preferred encodings, best first; the server takes the first it knows.
     public var offsetEncodings: [String]
     public var client: JSONValue?
     /// Notifications the client wants: `fontsChanged`.
     public var subscribe: [String] = []
+    /// The shared secret a TCP listener asks for (`auth.tokenFile`); a Unix socket's peer
+    /// needs none.
+    public var authToken: String?
 
-    public init(offsetEncodings: [String] = [], client: JSONValue? = nil) {
+    public init(offsetEncodings: [String] = [], client: JSONValue? = nil, authToken: String? = nil) {
         self.offsetEncodings = offsetEncodings
         self.client = client
+        self.authToken = authToken
     }
 
     public init(json params: JSONValue?) throws(RPCError) {
@@ -37,6 +42,7 @@ public struct InitializeParams: Sendable {
         }
         self.offsetEncodings = encodings
         self.client = reader.member("client")
+        if let auth = try reader.object("auth") { authToken = try auth.string("token") }
         if let v = reader.member("subscribe") {
             guard let list = v.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
                 throw .invalidParams(field: "subscribe", "must be an array of notification names (\"fontsChanged\")")
@@ -52,6 +58,8 @@ public struct InitializeParams: Sendable {
         var members: [(String, JSONValue)] = []
         if !offsetEncodings.isEmpty { members.append(("offsetEncodings", .array(offsetEncodings.map { .string($0) }))) }
         if let client { members.append(("client", client)) }
+        if !subscribe.isEmpty { members.append(("subscribe", .array(subscribe.map { .string($0) }))) }
+        if let authToken { members.append(("auth", ["token": .string(authToken)])) }
         return .object(members)
     }
 }

@@ -72,6 +72,8 @@ public struct ServerConfiguration: Sendable {
     public var eventLoops = 0
     /// Plugins: folders, built-in ones, options, probing.
     public var plugins = PluginSettings()
+    /// Listeners and the TCP peers' token.
+    public var listeners = ListenerSettings()
     /// Where the configuration came from, for the log.
     public var source = "built-in defaults"
 
@@ -116,6 +118,7 @@ public struct ServerConfiguration: Sendable {
             "allowedUids: \(allowedUIDs.sorted().map(String.init).joined(separator: ", "))",
             "allowedGroups: \(allowedGroups.isEmpty ? "(none)" : allowedGroups.map { "\($0.name) (\($0.gid))" }.joined(separator: ", "))",
         ]
+        lines += listeners.summary
         lines += limits.map { "limits.\($0.0): \($0.1)" }
         lines += [
             "plugins.folders: \(plugins.folders.isEmpty ? "(none)" : plugins.folders.joined(separator: ", "))",
@@ -153,7 +156,7 @@ public struct ServerConfiguration: Sendable {
 
     /// The keys a configuration file may hold, at the top, in `defaultFont` and in `limits`;
     /// any other key is an error that names it.
-    public static let topLevelKeys = ["nodeId", "fontConfig", "defaultFont", "shapeCacheFile", "shapeCacheWriteSeconds", "allowedUids", "allowedGroups", "limits", "plugins"]
+    public static let topLevelKeys = ["nodeId", "listen", "auth", "fontConfig", "defaultFont", "shapeCacheFile", "shapeCacheWriteSeconds", "allowedUids", "allowedGroups", "limits", "plugins"]
     public static let pluginKeys = ["folders", "builtin", "disabled", "options", "probe", "probeSeconds", "callSeconds"]
     public static let defaultFontKeys = ["family", "size"]
     public static let limitKeys = [
@@ -181,6 +184,7 @@ public struct ServerConfiguration: Sendable {
             let reader = try ParamReader(json)
             try reader.rejectUnknownKeys(topLevelKeys)
             config.nodeId = try nodeId(reader)
+            config.listeners = try ListenerSettings.read(reader, base: base)
             if let fc = try reader.string("fontConfig") { config.fontConfig = Files.resolve(fc, relativeTo: base) }
             if let file = try reader.string("shapeCacheFile") {
                 config.shapeCacheFile = file.isEmpty ? nil : Files.resolve(file, relativeTo: base)

@@ -2,9 +2,11 @@ import LayoutProtocol
 import LayoutTransport
 import Synchronization
 
-/// Who may connect, and how many at once: the peer's uid or groups must be allowed
-/// (`allowedUids`, `allowedGroups`), and the connections open, in all and per uid, under
-/// their limits. Counts each admitted connection until it is `released`.
+/// Who may connect, and how many at once: a Unix socket's peer must have its uid or a group
+/// allowed (`allowedUids`, `allowedGroups`); a TCP peer is let in to present the token
+/// (`Session.awaitsToken`), as it has no uid. The connections open, in all and per uid (not
+/// for TCP peers, which share no uid), stay under their limits. Counts each admitted
+/// connection until it is `released`.
 final class ConnectionAdmission: Sendable {
     private let service: LayoutService
     /// Open connections per peer uid.
@@ -16,9 +18,11 @@ final class ConnectionAdmission: Sendable {
     /// Connections open now.
     var openConnections: Int { open.load(ordering: .relaxed) }
 
-    /// Admits a connection from the peer of `fd` when it is allowed and under the limits;
-    /// otherwise refuses it with the error line its client reads.
-    func admit(_ fd: Int32) -> Admission {
+    /// Admits a connection from the peer of `fd`, accepted on a listener of kind `via`, when
+    /// it is allowed and under the limits; otherwise refuses it with the error line its client
+    /// reads.
+    func admit(_ fd: Int32, via kind: ListenerKind) -> Admission {
+        if kind == .tcp { return admitNetworkPeer() }
         let peer = PeerCredentials(fd)
         let uid = peer?.uid ?? UInt32.max
         let configuration = service.configuration
@@ -36,19 +40,40 @@ final class ConnectionAdmission: Sendable {
         guard admitted else {
             return Self.refusal(RPCError(.serverError, "too many connections from uid \(uid): at most \(perUIDLimit) at once; retry later"))
         }
-        let limit = configuration.maxConnections
-        if open.wrappingAdd(1, ordering: .relaxed).newValue > limit {
-            open.wrappingSubtract(1, ordering: .relaxed)
+        guard claimOpen() else {
             release(uid)
-            return Self.refusal(RPCError(.serverError, "too many connections: this server serves at most \(limit) at once; retry later"))
+            return tooMany()
         }
         return .admitted(peerUID: uid)
+    }
+
+    /// A TCP peer, counted against `maxConnections` alone; refused when no token is set (a
+    /// reload cannot remove it while a TCP listener is open, but nothing is served without).
+    private func admitNetworkPeer() -> Admission {
+        guard service.configuration.listeners.token != nil else {
+            return Self.refusal(RPCError(.serverError, "this layoutd has no auth.tokenFile, so it serves no TCP peer"))
+        }
+        guard claimOpen() else { return tooMany() }
+        return .admitted(peerUID: ClientConnection.networkPeerUID)
+    }
+
+    /// Counts one more open connection, unless that would pass `maxConnections`.
+    private func claimOpen() -> Bool {
+        if open.wrappingAdd(1, ordering: .relaxed).newValue > service.configuration.maxConnections {
+            open.wrappingSubtract(1, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
+
+    private func tooMany() -> Admission {
+        Self.refusal(RPCError(.serverError, "too many connections: this server serves at most \(service.configuration.maxConnections) at once; retry later"))
     }
 
     /// A connection `admit` admitted closed.
     func released(uid: UInt32) {
         open.wrappingSubtract(1, ordering: .relaxed)
-        release(uid)
+        if uid != ClientConnection.networkPeerUID { release(uid) }
     }
 
     private func release(_ uid: UInt32) {

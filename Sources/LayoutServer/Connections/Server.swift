@@ -17,8 +17,8 @@ public final class Server: Sendable {
     private let unsent: UnsentBytes
     /// The event loops, once `startLoops` made them.
     private let loopGroup = Mutex<EventLoopGroup<ServiceConnectionHandler>?>(nil)
-    /// The listening socket while `serve` runs.
-    private let listening = Mutex<ListeningSocket?>(nil)
+    /// The listening sockets while `serve` runs.
+    private let listening = Mutex<[ListeningSocket]>([])
     /// Set once `stopAccepting` was called.
     public let stopped = Atomic<Bool>(false)
 
@@ -48,7 +48,7 @@ public final class Server: Sendable {
     /// Stops accepting connections; open connections go on.
     public func stopAccepting() {
         stopped.store(true, ordering: .sequentiallyConsistent)
-        listening.withLock { $0 }?.shutdown()
+        for socket in listening.withLock({ $0 }) { socket.shutdown() }
     }
 
     /// Waits until no request is being answered and every answer is written (or its
@@ -84,16 +84,15 @@ public final class Server: Sendable {
         }
     }
 
-    /// Serves `listener` and every connection from the event loops (`startLoops`, called here
-    /// if it was not before): the first runs on this thread and accepts, handing each
+    /// Serves `listeners` and every connection from the event loops (`startLoops`, called
+    /// here if it was not before): the first runs on this thread and accepts, handing each
     /// connection to the loop with the fewest; the others run on threads of their own.
     /// Returns only if the first loop cannot run (the others then go on serving the
     /// connections they have).
-    public func serve(listener: consuming FileDescriptor) {
-        let socket = ListeningSocket(adopting: listener)
-        listening.withLock { $0 = socket }
-        defer { listening.withLock { $0 = nil } }
+    public func serve(listeners: [ListeningSocket]) {
+        listening.withLock { $0 = listeners }
+        defer { listening.withLock { $0 = [] } }
         guard let group = makeLoops(warmUp: nil) else { return }
-        group.run(listener: socket)
+        group.run(listeners: listeners)
     }
 }

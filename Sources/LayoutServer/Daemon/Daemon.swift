@@ -3,12 +3,13 @@ import GlyphRaster
 import LayoutEngine
 import LayoutProtocol
 import LayoutTransport
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// layoutd's life from its command line to its exit: loads the configuration and fonts,
-/// opens the listening socket (or takes systemd's), serves until SIGTERM or SIGINT drains it
+/// opens the listening sockets (or takes systemd's), serves until SIGTERM or SIGINT drains it
 /// (`DaemonSignals`), reloads on SIGHUP, and keeps systemd told (readiness, status, the
 /// watchdog).
 public final class Daemon: Sendable {
@@ -20,6 +21,8 @@ public final class Daemon: Sendable {
     let rasterizer: GlyphRasterizer?
     /// What the font fingerprint covers besides the fonts and the engine's libraries.
     let fingerprintParts: [FingerprintPart]
+    /// Whether a TCP listener is open (a reload must keep a token then).
+    let servesTCP = Atomic<Bool>(false)
 
     /// Text in the scripts the common fallbacks cover: laid out before taking requests so
     /// that the default font and those fallbacks are loaded.
@@ -75,18 +78,9 @@ public final class Daemon: Sendable {
             Self.fail("cannot lay out text with the configured fonts: \(error)")
         }
         let signals = DaemonSignals.block()
-        // Under systemd socket activation the listening socket is file descriptor 3 and
-        // systemd owns its file; otherwise layoutd makes its own.
-        let activated = Systemd.activatedListener()
-        let path = activated == nil ? (options.socketPath ?? UnixSocket.defaultDaemonPath()) : "(socket activation)"
-        let listener: FileDescriptor
-        if let activated {
-            listener = FileDescriptor(adopting: activated)
-        } else {
-            do { listener = try SocketPath.listen(at: path) } catch { Self.fail("\(error)") }
-        }
-        serve(listener: listener, engine: engine, signals: signals,
-              socketFile: activated == nil ? path : nil, description: path)
+        let listeners = DaemonListeners.open(configuration, socketOption: options.socketPath)
+        servesTCP.store(listeners.servesTCP, ordering: .relaxed)
+        serve(listeners: listeners, engine: engine, signals: signals)
     }
 
     /// Lays out the warm-up text with `configuration`'s default font.
@@ -96,31 +90,31 @@ public final class Daemon: Sendable {
             font: FontDescriptor(family: configuration.defaultFamily, size: configuration.defaultSize)))
     }
 
-    /// The service and server on `listener`: started, warmed, announced, then serving.
-    /// `socketFile`: the socket's file, removed on exit (nil when systemd owns it).
-    private func serve(listener: consuming FileDescriptor, engine: TextLayoutEngine, signals: sigset_t,
-                       socketFile: String?, description path: String) -> Never {
+    /// The service and server on `listeners`: started, warmed, announced, then serving.
+    private func serve(listeners: consuming DaemonListeners, engine: TextLayoutEngine, signals: sigset_t) -> Never {
         let plugins = loadPlugins(configuration)
         let service = LayoutService(engine: engine, configuration: configuration, reloader: reloadEngine,
                                     plugins: plugins, pluginLoader: loadPlugins)
         // The words a previous run shaped, before the first request.
         if let file = configuration.shapeCacheFile { service.restoreShapeCacheFile(from: file) }
         let server = Server(service: service)
-        DaemonSignals(signals: signals, service: service, server: server, socketFile: socketFile).start()
+        DaemonSignals(signals: signals, service: service, server: server, socketFiles: listeners.socketFiles).start()
         Systemd.startWatchdog()
-        print("layoutd listening on \(path)")
+        for name in listeners.names { print("layoutd listening on \(name)") }
         fflush(nil)
-        Log.info("listening on \(path)")
+        let names = listeners.names.joined(separator: ", ")
+        Log.info("listening on \(names)")
         warmUpRequestPath(service: service, server: server)
-        // Fonts are warm and the listener is live: ready.
-        Systemd.notify("READY=1\nSTATUS=listening on \(path), \(fonts.fontCount) font faces, \(plugins.plugins.count) plugins")
+        // Fonts are warm and the listeners are live: ready.
+        Systemd.notify("READY=1\nSTATUS=listening on \(names), \(fonts.fontCount) font faces, \(plugins.plugins.count) plugins")
         if configuration.shapeCacheFile != nil, configuration.shapeCacheWriteSeconds > 0 {
             service.startWritingShapeCacheFile(every: configuration.shapeCacheWriteSeconds)
         }
-        server.serve(listener: listener)
+        let socketFiles = listeners.socketFiles
+        server.serve(listeners: listeners.sockets)
         // Stopped by SIGTERM: the signal thread drains and exits.
         while server.stopped.load(ordering: .sequentiallyConsistent) { pause() }
-        if let socketFile { unlink(socketFile) }
+        for file in socketFiles { unlink(file) }
         exit(1)
     }
 
@@ -143,6 +137,12 @@ public final class Daemon: Sendable {
     /// `reload` and SIGHUP).
     @Sendable func reloadEngine() throws -> (TextLayoutEngine, ServerConfiguration) {
         let fresh = try configurationPath.map { path in try ServerConfiguration.load(path: path) } ?? ServerConfiguration()
+        if servesTCP.load(ordering: .relaxed), fresh.listeners.token == nil {
+            throw ServerConfiguration.Failure(description: "\(fresh.source): no auth.tokenFile, which the open TCP listener needs")
+        }
+        if fresh.listeners.addresses != configuration.listeners.addresses {
+            Log.warning("listen changed: listeners are opened at start, so the new ones take effect when layoutd restarts")
+        }
         let fonts = try FontSystem(fontConfigPath: fresh.fontConfig, fingerprintParts: fingerprintParts, report: { Log.warning($0) })
         let engine = TextLayoutEngine(fonts: fonts, maxTextLength: fresh.maxTextLength, shapeCacheEntries: fresh.shapeCacheEntries)
         try Self.warmUp(engine, fresh)

@@ -6,14 +6,14 @@ import Glibc
 
 /// The daemon's signals, taken by one thread with sigwait (blocked everywhere else, so no
 /// handler runs on an arbitrary thread): SIGHUP reloads the configuration and fonts; SIGTERM
-/// and SIGINT tell systemd, stop accepting, remove the socket file (unless systemd owns it),
+/// and SIGINT tell systemd, stop accepting, remove the socket files (unless systemd owns them),
 /// let the requests in flight finish (up to `drainSeconds`) and exit 0.
 struct DaemonSignals: Sendable {
     let signals: sigset_t
     let service: LayoutService
     let server: Server
-    /// The socket's file, removed on exit (nil when systemd owns it).
-    let socketFile: String?
+    /// The socket files layoutd made, removed on exit (none when systemd owns them).
+    let socketFiles: [String]
 
     /// Ignores SIGPIPE (a vanished client is an EPIPE error) and blocks SIGTERM, SIGINT and
     /// SIGHUP in this thread and the threads it starts afterwards; the set blocked. Call
@@ -66,7 +66,7 @@ struct DaemonSignals: Sendable {
         Log.info("signal \(received): stopping")
         Systemd.notify("STOPPING=1")
         server.stopAccepting()
-        if let socketFile { unlink(socketFile) }
+        for file in socketFiles { unlink(file) }
         let seconds = service.configuration.drainSeconds
         if !server.drain(seconds: seconds) {
             Log.warning("requests still running after \(seconds) s; exiting")

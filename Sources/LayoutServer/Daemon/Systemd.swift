@@ -7,19 +7,20 @@ import Glibc
 /// activation (`LISTEN_PID`, `LISTEN_FDS`, `LISTEN_FDNAMES`), readiness and status over
 /// `NOTIFY_SOCKET`, and the watchdog (`WATCHDOG_USEC`).
 public enum Systemd {
-    /// The first socket passed by socket activation (file descriptor 3), when `LISTEN_PID`
+    /// The sockets passed by socket activation (file descriptors 3 on), when `LISTEN_PID`
     /// is this process; the variables are unset after use, so children do not see them.
     /// Nil when not activated.
-    public static func activatedListener() -> Int32? {
+    public static func activatedListeners() -> [Int32]? {
         defer {
             unsetenv("LISTEN_PID")
             unsetenv("LISTEN_FDS")
             unsetenv("LISTEN_FDNAMES")
         }
         guard let pid = Daemon.environment("LISTEN_PID").flatMap(Int32.init), pid == getpid(),
-              let count = Daemon.environment("LISTEN_FDS").flatMap(Int.init), count >= 1 else { return nil }
-        for fd in 3..<Int32(3 + count) { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        return 3
+              let count = Daemon.environment("LISTEN_FDS").flatMap(Int.init), count >= 1, count <= 64 else { return nil }
+        let descriptors = Array(Int32(3)..<Int32(3 + count))
+        for fd in descriptors { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return descriptors
     }
 
     /// Sends `state` ("READY=1", "STATUS=…", "STOPPING=1", "WATCHDOG=1") to systemd's

@@ -5,8 +5,8 @@ import Glibc
 
 /// Where layoutd listens, and getting that place ready.
 public enum SocketPath {
-    /// The lock file's descriptor, kept open (and locked) for the process's life.
-    nonisolated(unsafe) private static var heldLock: Int32 = -1
+    /// The lock files' descriptors, kept open (and locked) for the process's life.
+    nonisolated(unsafe) private static var heldLocks: [Int32] = []
 
     /// Why the socket cannot be set up.
     public struct Failure: Error, CustomStringConvertible {
@@ -20,7 +20,7 @@ public enum SocketPath {
     public static func listen(at path: String) throws(Failure) -> FileDescriptor {
         let directory = Files.directory(of: path)
         let folder = try privateFolder(directory)
-        heldLock = try lock(named: baseName(path) + ".lock", in: folder, shownAs: path + ".lock")
+        heldLocks.append(try lock(named: baseName(path) + ".lock", in: folder, shownAs: path + ".lock"))
         try removeStaleSocket(path)
         do {
             return try UnixSocket.listen(path: path)

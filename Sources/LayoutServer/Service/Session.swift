@@ -24,9 +24,15 @@ public final class Session: Sendable {
     /// the job that runs the request holds until its answer is queued and written (see
     /// `Route`). Nil for a connection's session (it lives as long as the connection).
     let deferredRelease: DeferredRelease?
+    /// Set for a TCP connection until its first message, `initialize` with the token, is
+    /// accepted (`ServiceConnectionHandler.received`).
+    private let tokenPending = Atomic<Bool>(false)
 
-    public convenience init(notify: (@Sendable (JSONValue) -> Void)? = nil) {
+    /// `awaitsToken`: the connection must present the token before anything else (a TCP
+    /// peer's).
+    public convenience init(notify: (@Sendable (JSONValue) -> Void)? = nil, awaitsToken: Bool = false) {
         self.init(notify: notify, isWarmUp: false)
+        tokenPending.store(awaitsToken, ordering: .relaxed)
     }
 
     private init(notify: (@Sendable (JSONValue) -> Void)?, isWarmUp: Bool) {
@@ -68,6 +74,12 @@ public final class Session: Sendable {
             owner?.offsetEncoding = newValue
         }
     }
+
+    /// Whether the connection has yet to present the token (read and cleared on its loop's
+    /// thread only).
+    var awaitsToken: Bool { tokenPending.load(ordering: .relaxed) }
+
+    func acceptedToken() { tokenPending.store(false, ordering: .relaxed) }
 
     /// The connection's session: `self`, or the one a snapshot was taken from. Subscriptions
     /// are kept by it, so that closing the connection ends them.

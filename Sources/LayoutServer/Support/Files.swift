@@ -23,8 +23,9 @@ public enum Files {
     /// The whole regular file at `path`, opened without following a symbolic link in its last
     /// component (`O_NOFOLLOW`: a link there fails with ELOOP), at most `limit` bytes (larger
     /// fails with EFBIG before anything is read). For files a configuration names that
-    /// others might swap for a link to something else.
-    public static func readRegular(_ path: String, limit: Int) throws -> [UInt8] {
+    /// others might swap for a link to something else. `check` may refuse the file by its
+    /// status (of the descriptor opened, so it is the file read).
+    public static func readRegular(_ path: String, limit: Int, check: ((stat) throws(Errno) -> Void)? = nil) throws -> [UInt8] {
         let raw: Int32
         do {
             raw = try syscall("open \(path)") { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
@@ -36,6 +37,7 @@ public enum Files {
         _ = try syscall("stat \(path)") { fstat(fd.rawValue, &st) }
         guard st.st_mode & S_IFMT == S_IFREG else { throw Errno(EINVAL, "open \(path): not a regular file, so") }
         guard st.st_size <= limit else { throw Errno(EFBIG, "read \(path) (\(st.st_size) bytes, over \(limit))") }
+        try check?(st)
         var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
         var done = 0
         while done < bytes.count {

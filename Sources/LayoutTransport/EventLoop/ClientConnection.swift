@@ -11,6 +11,10 @@ public final class ClientConnection: @unchecked Sendable {
     private(set) var descriptor: FileDescriptor
     /// The peer it was admitted for (`Admission.admitted`).
     public let peerUID: UInt32
+    /// The kind of listener it came in on.
+    public let via: ListenerKind
+    /// The `peerUID` of a TCP peer, whose uid nobody can tell.
+    public static let networkPeerUID = UInt32.max
     /// Unique across the group's loops (a connection keeps it when it moves to another).
     public let token: UInt64
     /// The index of the event loop serving it now (it may move: `EventLoop.moveIfCrowded`).
@@ -31,10 +35,11 @@ public final class ClientConnection: @unchecked Sendable {
     private let mailboxes: LoopMailboxes
     private let unsent: UnsentBytes
 
-    init(descriptor: consuming FileDescriptor, peerUID: UInt32, token: UInt64, loop: Int, maxLineLength: Int,
+    init(descriptor: consuming FileDescriptor, peerUID: UInt32, via kind: ListenerKind, token: UInt64, loop: Int, maxLineLength: Int,
          mailboxes: LoopMailboxes, unsent: UnsentBytes) {
         self.descriptor = descriptor
         self.peerUID = peerUID
+        self.via = kind
         self.token = token
         self.servedBy = Atomic(loop)
         self.framer = MessageFramer(maxMessageLength: maxLineLength)
@@ -81,6 +86,15 @@ public final class ClientConnection: @unchecked Sendable {
     public func send(_ message: [UInt8], limit: Int) {
         enqueue(message, limit: limit)
         wakeLoop()
+    }
+
+    /// Answers with `message` and takes nothing more from the connection: messages already
+    /// read are dropped unanswered, and it closes once `message` is sent. On its loop's
+    /// thread only (from `ConnectionHandler.received`).
+    public func refuseFurther(with message: [UInt8], limit: Int) {
+        enqueue(message, limit: limit)
+        closeReading()
+        framer = MessageFramer(maxMessageLength: 0, framing: .lines)
     }
 
     /// A request of this connection is handed to another thread; `ordered`: the connection's

@@ -7,9 +7,10 @@ public protocol ConnectionHandler: AnyObject, Sendable {
     /// sweeping: a reload may change them).
     var limits: ConnectionLimits { get }
 
-    /// A connection was accepted: admit it (the peer it is counted for until `closed`), or
-    /// refuse it with one line the loop writes before closing it.
-    func admit(_ descriptor: borrowing FileDescriptor) -> Admission
+    /// A connection was accepted on a listener of kind `via`: admit it (the peer it is
+    /// counted for until `closed`), or refuse it with one line the loop writes before closing
+    /// it.
+    func admit(_ descriptor: borrowing FileDescriptor, via kind: ListenerKind) -> Admission
 
     /// An admitted connection is about to be watched: set up what its messages need
     /// (`ClientConnection.attachment`).
@@ -38,7 +39,8 @@ public protocol ConnectionHandler: AnyObject, Sendable {
 
 /// How the handler takes an accepted connection.
 public enum Admission {
-    /// Served; `peerUID` is the peer it is counted for.
+    /// Served; `peerUID` is the peer it is counted for (`ClientConnection.networkPeerUID`
+    /// for a TCP peer).
     case admitted(peerUID: UInt32)
     /// Answered with `reply` (a line without its newline) and closed.
     case refused(reply: [UInt8])

@@ -3,17 +3,17 @@ import Glibc
 #endif
 
 extension EventLoop {
-    /// Accepts every connection waiting on the listener, handing each to the group
+    /// Accepts every connection waiting on `listener`, handing each to the group
     /// (`EventLoopGroup.serve`: admitted, then given to the loop with the fewest).
-    func acceptAll() {
-        while let listener {
+    func acceptAll(on listener: ListeningSocket, token: UInt64) {
+        while true {
             let accepted: FileDescriptor
             do {
                 guard let descriptor = try UnixSocket.acceptNonBlocking(listener.descriptor) else { return }
                 accepted = descriptor
             } catch {
                 if listener.isShutDown || error.code == EINVAL || error.code == EBADF {
-                    stopListening()
+                    stopListening(token)
                     return
                 }
                 if error.code == EMFILE || error.code == ENFILE || error.code == ENOBUFS || error.code == ENOMEM {
@@ -21,17 +21,17 @@ extension EventLoop {
                     return
                 }
                 if error.code == ECONNABORTED { continue }
-                handler.log(.error, "\(error); no longer accepting connections")
-                stopListening()
+                handler.log(.error, "\(error); no longer accepting connections on \(listener.name)")
+                stopListening(token)
                 return
             }
-            group.serve(accepted, acceptedBy: self)
+            if listener.kind == .tcp { try? TCPSocket.setNoDelay(accepted.rawValue) }
+            group.serve(accepted, via: listener.kind, acceptedBy: self)
         }
     }
 
-    private func stopListening() {
-        if let listener { epoll.remove(listener.descriptor) }
-        listener = nil
+    private func stopListening(_ token: UInt64) {
+        if let listener = listeners.removeValue(forKey: token) { epoll.remove(listener.descriptor) }
     }
 
     /// Starts serving the connections handed to this loop (their counts already claimed on

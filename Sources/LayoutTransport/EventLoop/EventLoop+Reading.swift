@@ -48,13 +48,11 @@ extension EventLoop {
             switch frame {
             case .oversized:
                 refuse(connection, "message exceeds \(limits.maxMessageBytes) bytes", limits: limits)
-                connection.framer = MessageFramer(maxMessageLength: 0, framing: .lines)
                 return
             case .malformed(let why):
                 // LSP base protocol: a header that cannot be read leaves no way to find where
                 // the next message starts.
                 refuse(connection, "bad message header: \(why)", limits: limits)
-                connection.framer = MessageFramer(maxMessageLength: 0, framing: .lines)
                 return
             case .message(let bytes):
                 let now = MonotonicClock.now()
@@ -67,10 +65,17 @@ extension EventLoop {
 
     /// Answers a message the framing refuses with an invalid-request error (JSON-RPC 2.0,
     /// id null: the message could not be read) and stops reading the connection; it closes
-    /// once the answer is sent.
-    func refuse(_ connection: ClientConnection, _ why: String, limits: ConnectionLimits) {
+    /// once the answer is sent. `dropFramed`: messages already read are dropped unanswered
+    /// (`ClientConnection.refuseFurther`: after a message that cannot be framed, where the
+    /// next one starts is unknown); otherwise they are answered first.
+    func refuse(_ connection: ClientConnection, _ why: String, limits: ConnectionLimits, dropFramed: Bool = true) {
         let error = RPCError(.invalidRequest, "invalid request: \(why); the connection is closed")
-        connection.enqueue(JSONWriter.serialize(RPCResponse.failure(id: .null, error: error)), limit: limits.maxOutputBytes)
-        connection.closeReading()
+        let message = JSONWriter.serialize(RPCResponse.failure(id: .null, error: error))
+        if dropFramed {
+            connection.refuseFurther(with: message, limit: limits.maxOutputBytes)
+        } else {
+            connection.enqueue(message, limit: limits.maxOutputBytes)
+            connection.closeReading()
+        }
     }
 }

@@ -57,7 +57,7 @@ extension EventLoop {
         for connection in Array(connections.values) {
             if let since = connection.partialSince, !connection.readClosed, now - since > partialLimit {
                 handler.log(.info, "dropping a connection: a message stayed incomplete for \(partialLimit) s")
-                refuse(connection, "a message stayed incomplete for \(partialLimit) s", limits: limits)
+                refuse(connection, "a message stayed incomplete for \(partialLimit) s", limits: limits, dropFramed: false)
                 connection.partialSince = nil
                 settle(connection, limits: limits)
                 continue

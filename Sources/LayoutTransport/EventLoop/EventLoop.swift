@@ -2,7 +2,7 @@ import CEpoll
 import Synchronization
 
 /// One of a group's event loops: a thread that waits with epoll on its connections (the
-/// first loop also on the listening socket, handing each accepted connection to the loop with
+/// first loop also on the listening sockets, handing each accepted connection to the loop with
 /// the fewest), reads and frames messages and gives each to the handler, which answers it at
 /// once or on another thread. Answers are written by whichever thread queues them when the
 /// socket takes them, else buffered and written by the loop when the socket becomes
@@ -29,7 +29,8 @@ final class EventLoop<Handler: ConnectionHandler>: @unchecked Sendable {
     /// This loop's connections that sent a message in the last `activeSeconds`, as its last
     /// sweep counted them (and moves since; read by the other loops deciding where to move).
     let activeConnections = Atomic<Int>(0)
-    var listener: ListeningSocket?
+    /// The listening sockets this loop accepts on, by their epoll tokens.
+    var listeners: [UInt64: ListeningSocket] = [:]
     var readBuffer = [UInt8](repeating: 0, count: 65_536)
     /// Whether the loop started watching a new connection since it last waited: its first
     /// request is likely a moment away (see `ConnectionHandler.pollSeconds`).
@@ -39,8 +40,10 @@ final class EventLoop<Handler: ConnectionHandler>: @unchecked Sendable {
     /// did, and sleeping hands the CPU to the client at once.
     var hasOnlyOneCore = false
 
-    static var listenerToken: UInt64 { 0 }
     static var wakeupToken: UInt64 { 1 }
+    /// Listener `i`'s epoll token: counted down from the top, far from the connections'
+    /// (counted up from 2).
+    static func listenerToken(_ i: Int) -> UInt64 { UInt64.max - UInt64(i) }
     /// How often deadlines are checked.
     static var sweepSeconds: Double { 0.1 }
 
@@ -54,15 +57,15 @@ final class EventLoop<Handler: ConnectionHandler>: @unchecked Sendable {
         try epoll.add(mailbox.wakeup.descriptor, events: .readable, token: Self.wakeupToken)
     }
 
-    /// Runs until the group stops (or epoll itself fails), accepting on `listener` if given.
-    func run(listener: ListeningSocket?) {
-        if let listener {
+    /// Runs until the group stops (or epoll itself fails), accepting on `listeners`.
+    func run(listeners: [ListeningSocket]) {
+        for (i, listener) in listeners.enumerated() {
             do {
                 try listener.descriptor.setNonBlocking()
-                try epoll.add(listener.descriptor, events: .readable, token: Self.listenerToken)
-                self.listener = listener
+                try epoll.add(listener.descriptor, events: .readable, token: Self.listenerToken(i))
+                self.listeners[Self.listenerToken(i)] = listener
             } catch {
-                handler.log(.error, "cannot watch the listening socket: \(error)")
+                handler.log(.error, "cannot watch the listening socket \(listener.name): \(error)")
                 return
             }
         }
@@ -119,8 +122,11 @@ final class EventLoop<Handler: ConnectionHandler>: @unchecked Sendable {
     }
 
     private func handle(_ events: EpollEvents, token: UInt64) {
+        if let listener = listeners[token] {
+            acceptAll(on: listener, token: token)
+            return
+        }
         switch token {
-        case Self.listenerToken: acceptAll()
         case Self.wakeupToken: mailbox.wakeup.drain()
         default:
             guard let connection = connections[token] else { return }

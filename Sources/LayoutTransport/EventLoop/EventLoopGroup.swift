@@ -4,7 +4,7 @@ import Synchronization
 /// The event loops of a server, made together and fixed afterwards: each connection is
 /// served by one of them (the one with the fewest when it is accepted; moved to another only
 /// to even out busy clients, see `EventLoop.moveIfCrowded`). The first loop runs on the
-/// caller's thread and accepts (`run(listener:)`); the others run on threads of their own
+/// caller's thread and accepts (`run(listeners:)`); the others run on threads of their own
 /// (`startThreads`).
 public final class EventLoopGroup<Handler: ConnectionHandler>: @unchecked Sendable {
     public let handler: Handler
@@ -54,7 +54,7 @@ public final class EventLoopGroup<Handler: ConnectionHandler>: @unchecked Sendab
                 try spawnDetachedThread(stackBytes: 8 << 20) {
                     warmUp?()
                     warmed.signal()
-                    loop.run(listener: nil)
+                    loop.run(listeners: [])
                 }
                 started += 1
             } catch {
@@ -65,10 +65,10 @@ public final class EventLoopGroup<Handler: ConnectionHandler>: @unchecked Sendab
         for _ in 0..<started { warmed.wait() }
     }
 
-    /// Runs the first loop on this thread, accepting on `listener`; returns only if it cannot
+    /// Runs the first loop on this thread, accepting on `listeners`; returns only if it cannot
     /// run or `stop` was called (the others go on serving the connections they have).
-    public func run(listener: ListeningSocket?) {
-        loops[0].run(listener: listener)
+    public func run(listeners: [ListeningSocket]) {
+        loops[0].run(listeners: listeners)
     }
 
     /// Makes every loop return from `run` (at its next wake-up; connections stay open).
@@ -77,15 +77,18 @@ public final class EventLoopGroup<Handler: ConnectionHandler>: @unchecked Sendab
         for loop in loops { loop.mailbox.wakeup.signal() }
     }
 
-    /// Serves a connected socket as if it had been accepted: admitted by the handler, then
-    /// handed to the loop with the fewest connections. From any thread.
-    public func serve(_ descriptor: consuming FileDescriptor) { serve(descriptor, acceptedBy: nil) }
+    /// Serves a connected socket as if it had been accepted on a listener of kind `via`:
+    /// admitted by the handler, then handed to the loop with the fewest connections. From any
+    /// thread.
+    public func serve(_ descriptor: consuming FileDescriptor, via kind: ListenerKind = .unix) {
+        serve(descriptor, via: kind, acceptedBy: nil)
+    }
 
     /// `serve`; `acceptedBy`: the loop calling, which needs no wake-up to find a connection
     /// handed to itself.
-    func serve(_ descriptor: consuming FileDescriptor, acceptedBy accepting: EventLoop<Handler>?) {
+    func serve(_ descriptor: consuming FileDescriptor, via kind: ListenerKind, acceptedBy accepting: EventLoop<Handler>?) {
         let peer: UInt32
-        switch handler.admit(descriptor) {
+        switch handler.admit(descriptor, via: kind) {
         case .admitted(let uid):
             peer = uid
         case .refused(var reply):
@@ -95,7 +98,7 @@ public final class EventLoopGroup<Handler: ConnectionHandler>: @unchecked Sendab
         }
         let target = claimLeastLoaded()
         let token = nextToken.wrappingAdd(1, ordering: .relaxed).oldValue
-        let connection = ClientConnection(descriptor: descriptor, peerUID: peer, token: token, loop: target.index,
+        let connection = ClientConnection(descriptor: descriptor, peerUID: peer, via: kind, token: token, loop: target.index,
                                           maxLineLength: handler.limits.maxMessageBytes, mailboxes: mailboxes, unsent: unsent)
         target.mailbox.hand(connection, isNew: true, wake: target !== accepting)
     }

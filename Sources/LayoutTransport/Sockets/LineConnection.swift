@@ -24,6 +24,22 @@ public final class LineConnection: @unchecked Sendable {
         self.init(adopting: try UnixSocket.connect(path: path), maxLineLength: maxLineLength)
     }
 
+    /// Connects to `address`: a socket path, or a listener as a configuration names it
+    /// (`unix:/path`, `tcp:HOST:PORT`).
+    public convenience init(address: String, maxLineLength: Int = 1 << 30) throws(Errno) {
+        guard address.hasPrefix("unix:") || address.hasPrefix("tcp:") else {
+            try self.init(path: address, maxLineLength: maxLineLength)
+            return
+        }
+        let parsed: ListenAddress
+        do { parsed = try ListenAddress(parsing: address) } catch { throw Errno(EINVAL, error.description) }
+        switch parsed {
+        case .unix(let path): try self.init(path: path, maxLineLength: maxLineLength)
+        case .tcp(let host, let port):
+            self.init(adopting: try TCPSocket.connect(host: host, port: port), maxLineLength: maxLineLength)
+        }
+    }
+
     public var rawDescriptor: Int32 { fd.rawValue }
 
     /// How long a message may stay half-sent (bytes of it read, its newline not yet), and how

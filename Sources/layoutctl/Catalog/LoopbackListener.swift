@@ -12,33 +12,10 @@ struct LoopbackListener: ~Copyable {
 
     /// Binds 127.0.0.1:`port` (0: any free port) and listens.
     init(port: Int, backlog: Int32 = 64) throws(Errno) {
-        let fd = FileDescriptor(adopting: try syscall("socket") {
-            Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        })
-        let raw = fd.rawValue
-        // A catalog stopped and started again can take its port back at once, without waiting
-        // out TIME_WAIT of the connections it closed.
-        var on: Int32 = 1
-        try syscall("setsockopt SO_REUSEADDR") {
-            setsockopt(raw, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)   // INADDR_LOOPBACK
-        let size = socklen_t(MemoryLayout<sockaddr_in>.size)
-        try syscall("bind 127.0.0.1:\(port)") {
-            withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(raw, $0, size) } }
-        }
-        try syscall("listen 127.0.0.1:\(port)") { Glibc.listen(raw, backlog) }
-        var bound = sockaddr_in()
-        var boundSize = size
-        try syscall("getsockname") {
-            withUnsafeMutablePointer(to: &bound) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(raw, $0, &boundSize) }
-            }
-        }
-        self.port = Int(UInt16(bigEndian: bound.sin_port))
+        guard let requested = UInt16(exactly: port) else { throw Errno(EINVAL, "port \(port)") }
+        let fd = try TCPSocket.listen(host: "127.0.0.1", port: requested, backlog: backlog)
+        guard let bound = TCPSocket.boundAddress(fd.rawValue) else { throw Errno(EINVAL, "getsockname 127.0.0.1:\(port)") }
+        self.port = Int(bound.port)
         self.descriptor = fd
     }
 
