@@ -75,7 +75,8 @@ def edit_json(edit):
 class Core:
     """The client's state that outlives a connection."""
 
-    def __init__(self, offset_encoding="utf-32"):
+    def __init__(self, offset_encoding="utf-32", token=None):
+        self.token = token
         if offset_encoding not in CODECS:
             raise ValueError(f"offset_encoding must be one of {', '.join(CODECS)}, got {offset_encoding!r}")
         self.offset_encoding = offset_encoding
@@ -93,6 +94,8 @@ class Core:
         params = {"offsetEncodings": [self.offset_encoding], "client": {"name": "layoutd-python", "version": VERSION}}
         if self.font_listeners:
             params["subscribe"] = ["fontsChanged"]
+        if self.token is not None:
+            params["auth"] = {"token": self.token}
         return params
 
     def connected(self, initialized):

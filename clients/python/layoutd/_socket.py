@@ -1,7 +1,8 @@
 """Where the daemon listens: the search order every layoutd client follows (docs/protocol.md,
 Transport): $LAYOUTD_SOCKET when set (and nothing else), else the first of
 $XDG_RUNTIME_DIR/layoutd/layoutd.sock, /run/layoutd/layoutd.sock and
-/tmp/layoutd-$UID/layoutd.sock that accepts a connection."""
+/tmp/layoutd-$UID/layoutd.sock that accepts a connection. An address may also be a TCP
+listener, `tcp:HOST:PORT` (`tcp:[::1]:7000` for IPv6), or `unix:PATH`."""
 import os
 import socket
 
@@ -23,17 +24,38 @@ def candidates(environ=None):
     return paths
 
 
+def open_socket(address, timeout=CONNECT_TIMEOUT):
+    """A blocking socket connected to `address` (a socket path, `unix:PATH` or
+    `tcp:HOST:PORT`), its timeout `timeout`; OSError when it cannot connect, ValueError for
+    an address that is neither."""
+    if address.startswith("tcp:"):
+        host, sep, port = address[4:].rpartition(":")
+        if not sep or not port.isdigit() or not host:
+            raise ValueError(f"{address!r}: write tcp:HOST:PORT, e.g. tcp:127.0.0.1:7000")
+        host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+        sock = socket.create_connection((host, int(port)), timeout=timeout)
+        # Each request is one small write: sent at once, not held for the last one's ack.
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return sock
+    path = address[5:] if address.startswith("unix:") else address
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(timeout)
+    try:
+        sock.connect(path)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
 def connect(path=None):
-    """A connected blocking socket to `path`, or to the first candidate that accepts; and the
-    path it reached. NoDaemon when none does."""
+    """A connected blocking socket to `path` (any address `open_socket` takes), or to the
+    first candidate that accepts; and the address it reached. NoDaemon when none does."""
     tried = []
     for candidate in [path] if path else candidates():
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.settimeout(CONNECT_TIMEOUT)
         try:
-            sock.connect(candidate)
+            sock = open_socket(candidate)
         except OSError as error:
-            sock.close()
             tried.append(f"{candidate} ({error.strerror or error})")
             continue
         sock.settimeout(None)

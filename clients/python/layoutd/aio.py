@@ -84,9 +84,9 @@ class AsyncClient(Methods):
     """`AsyncClient(socket=None)`: as `Client`, its methods coroutines:
     `await client.layout("Hello", 200)`; `asyncio.gather` pipelines them."""
 
-    def __init__(self, socket=None, *, offset_encoding="utf-32"):
+    def __init__(self, socket=None, *, token=None, offset_encoding="utf-32"):
         self._path = socket
-        self._core = Core(offset_encoding)
+        self._core = Core(offset_encoding, token)
         self._connection = None
         self._lock = None
 
@@ -98,7 +98,7 @@ class AsyncClient(Methods):
                 if self._connection is not None:
                     self._connection.close()
                 sock, _ = await asyncio.to_thread(_socket.connect, self._path)
-                reader, writer = await asyncio.open_unix_connection(sock=sock, limit=LINE_LIMIT)
+                reader, writer = await asyncio.open_connection(sock=sock, limit=LINE_LIMIT)
                 connection = _AsyncConnection(reader, writer, self._notified)
                 reply = await connection.call(self._core.next_id(), "initialize", self._core.initialize_params())
                 if "error" in reply:

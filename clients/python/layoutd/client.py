@@ -80,15 +80,16 @@ class _Connection:
 class Client(Methods):
     """`Client(socket=None)`: connects (lazily) to `socket`, or to the first daemon of the
     search order ($LAYOUTD_SOCKET, $XDG_RUNTIME_DIR/layoutd/layoutd.sock, the system
-    socket). Offsets are Python string indices (`offset_encoding="utf-8"` or `"utf-16"`
+    socket); `socket` may be a TCP listener, `tcp:HOST:PORT`, with its `token` (the daemon's
+    auth.tokenFile). Offsets are Python string indices (`offset_encoding="utf-8"` or `"utf-16"`
     counts UTF-8 bytes or UTF-16 units instead). `timeout`: seconds an answer may take (None:
     forever). When the daemon goes away, the next call connects again (once) and lays
     retained documents out again as they are used; `reconnect=False` raises
     `ConnectionLost` instead (for tools that check the daemon itself)."""
 
-    def __init__(self, socket=None, *, timeout=60.0, offset_encoding="utf-32", reconnect=True):
+    def __init__(self, socket=None, *, token=None, timeout=60.0, offset_encoding="utf-32", reconnect=True):
         self._path, self._timeout, self._reconnect = socket, timeout, reconnect
-        self._core = Core(offset_encoding)
+        self._core = Core(offset_encoding, token)
         self._connection = None
 
     @property

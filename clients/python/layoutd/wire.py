@@ -16,7 +16,7 @@ import socket
 import time
 
 from ._errors import ConnectionLost, LayoutdError
-from ._socket import connect
+from ._socket import connect, open_socket
 
 READ_TIMEOUT = 60.0      # longer than the daemon's requestSeconds (30 s): no answer means hung
 CONNECT_TIMEOUT = 10.0
@@ -43,8 +43,8 @@ def request_message(rid, method, params):
 
 
 class Connection:
-    """One Unix-socket connection to layoutd: lines out, lines in, a timeout on every read
-    by default.
+    """One connection to layoutd (a Unix socket path, `unix:PATH` or `tcp:HOST:PORT`):
+    lines out, lines in, a timeout on every read by default.
 
     `call` sends one request and returns its result; `send_raw` and `read_line` /
     `read_message` are for pipelining (several requests out before their answers are read)
@@ -55,13 +55,7 @@ class Connection:
         if path is None:
             path = connect(None)[1]   # the search order's first socket that accepts
         self.path = path
-        self.sock = socket.socket(socket.AF_UNIX)
-        self.sock.settimeout(connect_timeout)
-        try:
-            self.sock.connect(path)
-        except OSError:
-            self.sock.close()
-            raise
+        self.sock = open_socket(path, connect_timeout)
         self.read_timeout = self.timeout = read_timeout
         self.sock.settimeout(read_timeout)
         self.buffer = b""

@@ -289,6 +289,53 @@ class WireTest(WithDaemon):
                 os.environ["LAYOUTD_SOCKET"] = saved
 
 
+class TcpTest(unittest.TestCase):
+    """A TCP listener (`listen`, `auth.tokenFile`): the clients connect with the token."""
+
+    TOKEN = "python-test-token-0123456789abcdef"
+
+    @classmethod
+    def setUpClass(cls):
+        import socket as sockets
+        with sockets.socket() as probe:   # a port free now
+            probe.bind(("127.0.0.1", 0))
+            cls.port = probe.getsockname()[1]
+        cls.daemon = TestDaemon(listen=[f"tcp:127.0.0.1:{cls.port}"], auth={"tokenFile": "token"})
+        token_path = os.path.join(cls.daemon.folder, "token")
+        with open(os.open(token_path, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
+            f.write(cls.TOKEN + "\n")
+        cls.daemon.start()
+        cls.address = f"tcp:127.0.0.1:{cls.port}"
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.daemon.remove()
+
+    def test_client_and_async_client_with_the_token(self):
+        with layoutd.Client(self.address, token=self.TOKEN) as client:
+            self.assertEqual(client.measure("Hello over TCP", 300).line_count, 1)
+
+        async def run():
+            client = layoutd.AsyncClient(self.address, token=self.TOKEN)
+            try:
+                return await client.ping()
+            finally:
+                await client.close()
+        self.assertTrue(asyncio.run(run()))
+
+    def test_without_the_token_the_daemon_refuses(self):
+        with layoutd.Client(self.address) as client, self.assertRaises(layoutd.LayoutdError) as caught:
+            client.ping()
+        self.assertEqual(caught.exception.code, -32000)
+        self.assertIn("params.auth.token", caught.exception.message)
+
+    def test_the_wire_over_tcp(self):
+        from layoutd.wire import Connection
+        with Connection(self.address) as conn:
+            conn.call("initialize", {"auth": {"token": self.TOKEN}})
+            self.assertEqual(conn.call("ping"), {"pong": True})
+
+
 class SearchOrderTest(unittest.TestCase):
     def test_order(self):
         from layoutd._socket import candidates
