@@ -80,7 +80,8 @@ import Testing
     @Test func layoutClientSpeaksTCPWithItsToken() async throws {
         let (daemon, port) = try Self.tcpDaemon()
         defer { daemon.stop() }
-        let client = LayoutClient(socket: "tcp:127.0.0.1:\(port)", token: Self.token)
+        // By name, as a client reaches a Kubernetes Service.
+        let client = LayoutClient(socket: "tcp:localhost:\(port)", token: Self.token)
         let size = try await client.measure(LayoutParams(text: "Hello", width: 200))
         #expect(size.height > 0)
         do {
@@ -120,6 +121,8 @@ import Testing
         #expect(noToken.status == 1 && noToken.output.contains("needs auth.tokenFile"), "\(noToken.output)")
         let badAddress = try Self.check(#"{\#(fonts), "listen": ["tcp:localhost"]}"#, in: folder)
         #expect(badAddress.status == 1 && badAddress.output.contains("listen[0]"), "\(badAddress.output)")
+        let named = try Self.check(#"{\#(fonts), "listen": ["unix:/run/x.sock", "tcp:localhost:7000"]}"#, in: folder)
+        #expect(named.status == 1 && named.output.contains("listen[1]") && named.output.contains("numeric"), "\(named.output)")
         try "short".write(toFile: "\(folder)/short", atomically: true, encoding: .utf8)
         chmod("\(folder)/short", 0o600)
         let short = try Self.check(#"{\#(fonts), "auth": {"tokenFile": "short"}}"#, in: folder)

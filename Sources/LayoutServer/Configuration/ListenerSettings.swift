@@ -32,9 +32,14 @@ public struct ListenerSettings: Sendable {
             var addresses: [ListenAddress] = []
             for (i, item) in list.enumerated() {
                 guard let text = item.stringValue else { throw .invalidParams(field: "listen[\(i)]", "must be a string") }
-                do { addresses.append(try ListenAddress(parsing: text)) } catch {
+                let address: ListenAddress
+                do { address = try ListenAddress(parsing: text) } catch {
                     throw .invalidParams(field: "listen[\(i)]", error.description)
                 }
+                guard address.hasNumericHost else {
+                    throw .invalidParams(field: "listen[\(i)]", "\"\(text)\": a listener's host must be a numeric address (127.0.0.1, 0.0.0.0, [::1], [::])")
+                }
+                addresses.append(address)
             }
             settings.addresses = addresses
         }

@@ -1,6 +1,11 @@
-/// Where a daemon listens, as its configuration names it: `unix:/path/to.sock` or
-/// `tcp:HOST:PORT` (a numeric IPv4 address, or an IPv6 one in brackets: `tcp:[::1]:7000`;
-/// port 0 lets the kernel pick one).
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a daemon listens, as its configuration names it, or where a client connects:
+/// `unix:/path/to.sock` or `tcp:HOST:PORT` (an IPv6 address in brackets: `tcp:[::1]:7000`;
+/// port 0 lets the kernel pick one). A listener's host must be numeric (`hasNumericHost`);
+/// a client's may be a name.
 public enum ListenAddress: Sendable, Equatable, CustomStringConvertible {
     case unix(path: String)
     case tcp(host: String, port: UInt16)
@@ -35,6 +40,13 @@ public enum ListenAddress: Sendable, Equatable, CustomStringConvertible {
             throw Failure(description: "\"\(text)\": name the host by its numeric address (127.0.0.1, 0.0.0.0, [::1])")
         }
         self = .tcp(host: host, port: port)
+    }
+
+    /// Whether a TCP address's host is a numeric IPv4 or IPv6 address (true for a Unix one).
+    public var hasNumericHost: Bool {
+        guard case .tcp(let host, _) = self else { return true }
+        var buffer = in6_addr()
+        return inet_pton(AF_INET, host, &buffer) == 1 || inet_pton(AF_INET6, host, &buffer) == 1
     }
 
     public var isTCP: Bool {

@@ -4,22 +4,26 @@ import Glibc
 import Musl
 #endif
 
-/// TCP stream sockets over IPv4 or IPv6, by numeric address: listening (with the port the
-/// kernel chose for port 0), connecting, and the options a request–answer protocol wants.
+/// TCP stream sockets over IPv4 or IPv6: listening on a numeric address (with the port the
+/// kernel chose for port 0), connecting to an address or a host name, and the options a
+/// request–answer protocol wants.
 /// Reading and writing go through `UnixSocket`'s calls, which work on any stream socket.
 public enum TCPSocket {
-    /// The socket address of a numeric host (`127.0.0.1`, `::1`, `0.0.0.0`, `::`) and port,
-    /// as getaddrinfo(3) makes it without a name lookup.
+    /// The socket address of `host` and `port`, as getaddrinfo(3) makes it: for a listener
+    /// (`passive`) a numeric host alone (`127.0.0.1`, `::1`, `0.0.0.0`, `::`), so that where
+    /// a daemon listens never depends on name resolution; for a client, a name too (the
+    /// first address it resolves to).
     private static func withAddress<T: ~Copyable>(host: String, port: UInt16, passive: Bool,
                                        _ body: (UnsafePointer<addrinfo>) throws(Errno) -> T) throws(Errno) -> T {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | (passive ? AI_PASSIVE : 0)
+        hints.ai_flags = AI_NUMERICSERV | (passive ? AI_PASSIVE | AI_NUMERICHOST : 0)
         var found: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &found)
         guard status == 0, let found else {
-            throw Errno(EINVAL, "\(host) is not a numeric IPv4 or IPv6 address (\(String(cString: gai_strerror(status))))")
+            let wanted = passive ? "a numeric IPv4 or IPv6 address" : "an address or a host name that resolves"
+            throw Errno(EINVAL, "\(host) is not \(wanted) (\(String(cString: gai_strerror(status))))")
         }
         defer { freeaddrinfo(found) }
         return try body(found)
@@ -48,14 +52,25 @@ public enum TCPSocket {
         }
     }
 
-    /// Connects to `host`:`port` (blocking), with Nagle's algorithm off.
+    /// Connects to `host`:`port` (blocking), trying each address a name resolves to in turn
+    /// (`localhost` may be `::1` before `127.0.0.1`), with Nagle's algorithm off.
     public static func connect(host: String, port: UInt16) throws(Errno) -> FileDescriptor {
-        try withAddress(host: host, port: port, passive: false) { (info) throws(Errno) -> FileDescriptor in
-            let fd = try socket(for: info)
-            let raw = fd.rawValue
-            try syscall("connect \(host):\(port)") { Glibc.connect(raw, info.pointee.ai_addr, info.pointee.ai_addrlen) }
-            try setNoDelay(raw)
-            return fd
+        try withAddress(host: host, port: port, passive: false) { (first) throws(Errno) -> FileDescriptor in
+            var info: UnsafePointer<addrinfo>? = first
+            var failure = Errno(EADDRNOTAVAIL, "connect \(host):\(port)")
+            while let current = info {
+                do throws(Errno) {
+                    let fd = try socket(for: current)
+                    let raw = fd.rawValue
+                    try syscall("connect \(host):\(port)") { Glibc.connect(raw, current.pointee.ai_addr, current.pointee.ai_addrlen) }
+                    try setNoDelay(raw)
+                    return fd
+                } catch {
+                    failure = error
+                }
+                info = UnsafePointer(current.pointee.ai_next)
+            }
+            throw failure
         }
     }
 
