@@ -37,16 +37,15 @@ final class ServiceConnectionHandler: ConnectionHandler {
     }
 
     func received(_ line: [UInt8], from connection: ClientConnection, context: FrameContext) {
-        if let session = connection.attachment as? Session, session.awaitsToken, !acceptsToken(line, session, connection) { return }
-        // In flight from here until its answer is queued (SIGTERM's drain waits for it).
-        scheduler.requestArrived()
-        let alone = scheduler.noteRequest(from: connection.token, context: context)
         guard let session = connection.attachment as? Session else {
             // `opened` gives every connection its session before any message is read.
             Log.error("a message on a connection without a session was dropped (\(Self.peer(connection)))")
-            scheduler.requestFinished()
             return
         }
+        if session.awaitsToken, !acceptsToken(line, session, connection) { return }
+        // In flight from here until its answer is queued (SIGTERM's drain waits for it).
+        scheduler.requestArrived()
+        let alone = scheduler.noteRequest(from: connection.token, context: context)
         scheduler.run(service.route(line: line, session: session), messageBytes: line.count, alone: alone,
                       for: connection, context: context)
     }
