@@ -28,7 +28,8 @@ enum Help {
           --socket PATH   the daemon's socket; without it layoutctl tries $LAYOUTD_SOCKET (alone,
                           when set), then $XDG_RUNTIME_DIR/layoutd/layoutd.sock,
                           /run/layoutd/layoutd.sock and /tmp/layoutd-$UID/layoutd.sock, and uses
-                          the first that answers
+                          the first that answers; tcp:HOST:PORT reaches a TCP listener, with the
+                          token in the file $LAYOUTD_TOKEN_FILE names
           -h, --help      this help
           --version       layoutctl's version, and the daemon's when it is reachable
         """

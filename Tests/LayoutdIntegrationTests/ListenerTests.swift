@@ -93,6 +93,19 @@ import Testing
         }
     }
 
+    @Test func layoutctlReachesATCPListenerWithTheTokenFile() throws {
+        let (daemon, port) = try Self.tcpDaemon()
+        defer { daemon.stop() }
+        let address = "tcp:127.0.0.1:\(port)"
+        var environment = ProcessInfo.processInfo.environment
+        environment["LAYOUTD_TOKEN_FILE"] = "\(daemon.folder)/token"
+        let served = try LayoutctlTests().layoutctl(["--socket", address, "ping"], environment: environment)
+        #expect(served.status == 0 && served.output.contains(address), "\(served)")
+        environment["LAYOUTD_TOKEN_FILE"] = nil
+        let refused = try LayoutctlTests().layoutctl(["--socket", address, "ping"], environment: environment)
+        #expect(refused.status == 3 && refused.error.contains("params.auth.token"), "\(refused)")
+    }
+
     @Test func aReloadReadsTheTokenAgain() throws {
         let (daemon, port) = try Self.tcpDaemon()
         defer { daemon.stop() }
