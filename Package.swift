@@ -2,7 +2,7 @@
 // layoutd — a text layout daemon for Linux.
 //
 // Layers, imports pointing one way:
-//   C modules (CFontconfig, CFreeType, CHarfBuzz, CICUShim; CZlib and CPNG for the server's images)
+//   C modules (CFontconfig, CFreeType, CHarfBuzz, CICUShim, CHyphen; CZlib and CPNG for the server's images)
 //     → LayoutEngine (fonts, analysis, shaping, lines, queries, reuse) → GlyphRaster (FreeType, for rendering only)
 //     → LayoutProtocol (JSON, JSON-RPC, parameter and result types; no engine, no C)
 //     → LayoutTransport (sockets, line framing; no engine)
@@ -43,6 +43,9 @@ let package = Package(
         .systemLibrary(
             name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
+        // libhyphen (Liang's patterns, the hyphenation library of LibreOffice and Debian's
+        // hyphen-* dictionaries). It ships no pkg-config file, so the module links it by name.
+        .systemLibrary(name: "CHyphen", path: "Sources/CHyphen", providers: [.apt(["libhyphen-dev"])]),
         // epoll and eventfd (libc headers the Glibc module leaves out).
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .target(
@@ -58,7 +61,7 @@ let package = Package(
         // MARK: Engine
         .target(
             name: "LayoutEngine",
-            dependencies: ["CFontconfig", "CHarfBuzz", "CICUShim"],
+            dependencies: ["CFontconfig", "CHarfBuzz", "CICUShim", "CHyphen"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
 
         // MARK: Glyph rasterizing (FreeType), used only by rendering
