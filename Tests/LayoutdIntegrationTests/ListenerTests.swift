@@ -10,12 +10,12 @@ import Testing
     static let token = "s3cret-token-for-the-tests-0123456789"
 
     /// A daemon on its Unix socket and on a TCP port of 127.0.0.1 the kernel picks, with the
-    /// token written to a file only its owner reads.
-    static func tcpDaemon() throws -> (Daemon, port: UInt16) {
+    /// token written to a file only its owner reads; `limits`: its `limits` object.
+    static func tcpDaemon(limits: String = "{}") throws -> (Daemon, port: UInt16) {
         let folder = try temporaryFolder()
         try (token + "\n").write(toFile: "\(folder)/token", atomically: true, encoding: .utf8)
         chmod("\(folder)/token", 0o600)
-        let config = #"{"fontConfig": "\#(repositoryRoot)/config/fonts.conf", "listen": ["tcp:127.0.0.1:0"], "auth": {"tokenFile": "token"}}"#
+        let config = #"{"fontConfig": "\#(repositoryRoot)/config/fonts.conf", "listen": ["tcp:127.0.0.1:0"], "auth": {"tokenFile": "token"}, "limits": \#(limits)}"#
         let daemon = try Daemon(configText: config, folder: folder)
         return (daemon, try port(of: daemon))
     }
@@ -91,6 +91,27 @@ import Testing
             guard case .refused(let code, let message) = error else { Issue.record("\(error)"); return }
             #expect(code == -32000 && message.contains("params.auth.token"), "\(message)")
         }
+    }
+
+    /// A TCP peer that says nothing is closed once its time to present the token is up, and
+    /// only a few may wait at once (an eighth of maxConnections, at least 4): peers without
+    /// the token cannot take every place.
+    @Test func peersWithoutTheTokenCannotHoldTheirPlaces() throws {
+        let (daemon, port) = try Self.tcpDaemon(limits: #"{"partialMessageSeconds": 1, "maxConnections": 32}"#)
+        defer { daemon.stop() }
+        let silent = try (0..<4).map { _ in try Self.connect(port) }
+        let fifth = try Self.connect(port)
+        let turnedAway = try #require(try fifth.connection.receive())
+        #expect(turnedAway["error"]?["message"]?.stringValue?.contains("waiting to present the token") == true, "\(turnedAway)")
+        #expect(try daemon.connect().result("ping")["pong"] == true, "local clients keep their places")
+        for client in silent {
+            let answer = try #require(try client.connection.receive())
+            #expect(answer["error"]?["message"]?.stringValue?.contains("within 1.0 s") == true, "\(answer)")
+            #expect(try client.connection.receive() == nil)
+        }
+        let later = try Self.connect(port)
+        #expect(try later.result("initialize", ["auth": ["token": .string(Self.token)]])["protocolVersion"] != nil)
+        #expect(try later.result("ping")["pong"] == true)
     }
 
     @Test func layoutctlReachesATCPListenerWithTheTokenFile() throws {

@@ -12,6 +12,17 @@ final class ConnectionAdmission: Sendable {
     /// Open connections per peer uid.
     private let perUID = Mutex<[UInt32: Int]>([:])
     private let open = Atomic<Int>(0)
+    /// TCP connections admitted that have not presented the token yet.
+    private let awaitingToken = Atomic<Int>(0)
+
+    /// How long a TCP peer has to present the token: 10 s, or `partialMessageSeconds` when
+    /// that is shorter.
+    var tokenSeconds: Double { min(10, service.configuration.partialMessageSeconds) }
+
+    /// TCP connections that may wait to present the token at once: an eighth of
+    /// `maxConnections` (at least 4), so that peers without it cannot take the places of
+    /// those who have it, or of local clients.
+    var maxAwaitingToken: Int { max(4, service.configuration.maxConnections / 8) }
 
     init(service: LayoutService) { self.service = service }
 
@@ -53,9 +64,20 @@ final class ConnectionAdmission: Sendable {
         guard service.configuration.listeners.token != nil else {
             return Self.refusal(RPCError(.serverError, "this layoutd has no auth.tokenFile, so it serves no TCP peer"))
         }
-        guard claimOpen() else { return tooMany() }
+        let limit = maxAwaitingToken
+        guard awaitingToken.wrappingAdd(1, ordering: .relaxed).newValue <= limit else {
+            awaitingToken.wrappingSubtract(1, ordering: .relaxed)
+            return Self.refusal(RPCError(.serverError, "too many TCP connections are waiting to present the token (at most \(limit)); retry later"))
+        }
+        guard claimOpen() else {
+            awaitingToken.wrappingSubtract(1, ordering: .relaxed)
+            return tooMany()
+        }
         return .admitted(peerUID: ClientConnection.networkPeerUID)
     }
+
+    /// A TCP connection presented the token, or closed before it did.
+    func stoppedAwaitingToken() { awaitingToken.wrappingSubtract(1, ordering: .relaxed) }
 
     /// Counts one more open connection, unless that would pass `maxConnections`.
     private func claimOpen() -> Bool {

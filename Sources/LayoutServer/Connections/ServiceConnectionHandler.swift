@@ -34,6 +34,11 @@ final class ServiceConnectionHandler: ConnectionHandler {
         connection.attachment = Session(notify: { [weak connection] note in
             connection?.send(JSONWriter.serialize(note), limit: limit)
         }, awaitsToken: connection.via == .tcp)
+        if connection.via == .tcp {
+            let seconds = admission.tokenSeconds
+            let error = RPCError(.serverError, "no initialize with params.auth.token within \(seconds) s; the connection is closed")
+            connection.requireGreeting(within: seconds, refusal: JSONWriter.serialize(RPCResponse.failure(id: .null, error: error)))
+        }
     }
 
     func received(_ line: [UInt8], from connection: ClientConnection, context: FrameContext) {
@@ -55,6 +60,8 @@ final class ServiceConnectionHandler: ConnectionHandler {
     private func acceptsToken(_ line: [UInt8], _ session: Session, _ connection: ClientConnection) -> Bool {
         guard let refusal = TokenGate.refusal(of: line, token: service.configuration.listeners.token) else {
             session.acceptedToken()
+            connection.greeted()
+            admission.stoppedAwaitingToken()
             return true
         }
         Log.warning("refused a TCP connection: \(refusal.message)")
@@ -69,6 +76,7 @@ final class ServiceConnectionHandler: ConnectionHandler {
         if let session = connection.attachment as? Session {
             session.cancelAll()
             service.unsubscribe(session)
+            if session.awaitsToken { admission.stoppedAwaitingToken() }
         }
         admission.released(uid: connection.peerUID)
     }

@@ -30,6 +30,9 @@ public final class ClientConnection: @unchecked Sendable {
     var lastAskedAt = -Double.infinity
     var readClosed = false
     var interest: EpollEvents = []
+    /// When the connection is answered `refusal` and closed unless its first message was
+    /// accepted by then (`requireGreeting`); nil: no such deadline.
+    var greeting: (deadline: Double, refusal: [UInt8])?
 
     let output = Mutex(ConnectionOutput())
     private let mailboxes: LoopMailboxes
@@ -96,6 +99,17 @@ public final class ClientConnection: @unchecked Sendable {
         closeReading()
         framer = MessageFramer(maxMessageLength: 0, framing: .lines)
     }
+
+    /// The connection is answered `refusal` (a message) and closed unless `greeted` is
+    /// called within `seconds`: for a peer that must prove itself first, so that one who
+    /// never does cannot hold a connection open. On its loop's thread only (from
+    /// `ConnectionHandler.opened`).
+    public func requireGreeting(within seconds: Double, refusal: [UInt8]) {
+        greeting = (MonotonicClock.now() + seconds, refusal)
+    }
+
+    /// Its first message was accepted: no greeting deadline any more. On its loop's thread.
+    public func greeted() { greeting = nil }
 
     /// A request of this connection is handed to another thread; `ordered`: the connection's
     /// later messages wait until it finishes. Call before handing it over.

@@ -46,8 +46,8 @@ extension EventLoop {
         }
     }
 
-    /// Deadlines: half-sent messages and output the client does not take. Also counts the
-    /// active connections (`activeConnections`).
+    /// Deadlines: half-sent messages, first messages not accepted in time, and output the
+    /// client does not take. Also counts the active connections (`activeConnections`).
     func sweep(now: Double) {
         let limits = handler.limits
         let partialLimit = limits.partialMessageSeconds
@@ -59,6 +59,13 @@ extension EventLoop {
                 handler.log(.info, "dropping a connection: a message stayed incomplete for \(partialLimit) s")
                 refuse(connection, "a message stayed incomplete for \(partialLimit) s", limits: limits, dropFramed: false)
                 connection.partialSince = nil
+                settle(connection, limits: limits)
+                continue
+            }
+            if let greeting = connection.greeting, !connection.readClosed, now > greeting.deadline {
+                handler.log(.info, "dropping a connection: no accepted first message in time")
+                connection.refuseFurther(with: greeting.refusal, limit: limits.maxOutputBytes)
+                connection.greeting = nil
                 settle(connection, limits: limits)
                 continue
             }
