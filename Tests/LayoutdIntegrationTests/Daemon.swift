@@ -109,6 +109,30 @@ final class Daemon {
     deinit { stop() }
 }
 
+/// systemd's own socket activation: `systemd-socket-activate` listening as `listen` says (its
+/// `-l` and `--fdname` options), then exec'ing layoutd with `configuration` on the first
+/// connection, the sockets as fds 3 on. Running; the caller stops it.
+func socketActivated(listen: [String], configuration: String) throws -> Process {
+    let tool = "/usr/bin/systemd-socket-activate"
+    try #require(FileManager.default.isExecutableFile(atPath: tool), "systemd-socket-activate is installed")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = listen + [try Daemon.binary(), "--config", configuration, "--log-level", "warning"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    return process
+}
+
+/// A client of the socket at `path`, once it accepts (nil after 10 s).
+func clientWhenListening(_ path: String) -> Client? {
+    for _ in 0..<500 {
+        if let client = try? Client(path: path) { return client }
+        usleep(20_000)
+    }
+    return nil
+}
+
 /// A blocking JSON-RPC client over one connection.
 final class Client {
     let connection: LineConnection

@@ -179,8 +179,6 @@ import Testing
     /// systemd hands over a Unix and a TCP socket (`systemd-socket-activate`, two `-l`):
     /// each is taken as given, and the TCP one asks for the token as a configured one does.
     @Test func activatedSocketsOfBothKindsAreTakenAsGiven() throws {
-        let tool = "/usr/bin/systemd-socket-activate"
-        try #require(FileManager.default.isExecutableFile(atPath: tool), "systemd-socket-activate is installed")
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.token.write(toFile: "\(folder)/token", atomically: true, encoding: .utf8)
@@ -188,20 +186,10 @@ import Testing
         let config = #"{"fontConfig": "\#(repositoryRoot)/config/fonts.conf", "auth": {"tokenFile": "token"}}"#
         try config.write(toFile: "\(folder)/layoutd.json", atomically: true, encoding: .utf8)
         let port = try Self.freePort()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["-l", "\(folder)/activated.sock", "-l", "127.0.0.1:\(port)", try Daemon.binary(),
-                             "--config", "\(folder)/layoutd.json", "--log-level", "warning"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try socketActivated(listen: ["-l", "\(folder)/activated.sock", "-l", "127.0.0.1:\(port)"],
+                                          configuration: "\(folder)/layoutd.json")
         defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
-        var local: Client?
-        for _ in 0..<500 where local == nil {
-            local = try? Client(path: "\(folder)/activated.sock")
-            if local == nil { usleep(20_000) }
-        }
-        #expect(try #require(local).result("ping")["pong"] == true)
+        #expect(try #require(clientWhenListening("\(folder)/activated.sock")).result("ping")["pong"] == true)
         let refused = try Self.refusal(after: #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#, port: port)
         #expect(refused.contains("params.auth.token"), "\(refused)")
         let remote = try Self.connect(port)

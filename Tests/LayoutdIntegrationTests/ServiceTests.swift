@@ -284,24 +284,13 @@ import Testing
     /// listens, execs layoutd on the first connection with the socket as fd 3 (LISTEN_FDS,
     /// LISTEN_PID, LISTEN_FDNAMES), and layoutd answers that first connection and later ones.
     @Test func activationThroughSystemdSocketActivate() throws {
-        let tool = "/usr/bin/systemd-socket-activate"
-        try #require(FileManager.default.isExecutableFile(atPath: tool), "systemd-socket-activate is installed")
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let socketPath = "\(folder)/activated.sock"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["-l", socketPath, "--fdname=layoutd.socket", try Daemon.binary(),
-                             "--config", "\(repositoryRoot)/config/layoutd.json", "--log-level", "warning"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try socketActivated(listen: ["-l", socketPath, "--fdname=layoutd.socket"],
+                                          configuration: "\(repositoryRoot)/config/layoutd.json")
         defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
-        var client: Client?
-        for _ in 0..<500 where client == nil {
-            client = try? Client(path: socketPath)
-            if client == nil { usleep(20_000) }
-        }
+        let client = clientWhenListening(socketPath)
         let first = try #require(client)
         #expect(try first.result("ping")["pong"] == true, "the connection that woke it is answered")
         let second = try Client(path: socketPath)
