@@ -69,7 +69,7 @@ public final class Daemon: Sendable {
 
     /// Serves until a signal stops it; never returns.
     public func run() -> Never {
-        let engine = TextLayoutEngine(fonts: fonts, maxTextLength: configuration.maxTextLength,
+        let engine = TextLayoutEngine(fonts: fonts, maxTextLength: configuration.engineTextLength,
                                       shapeCacheEntries: configuration.shapeCacheEntries)
         do { try Self.warmUp(engine, configuration) } catch {
             Self.fail("cannot lay out text with the configured fonts: \(error)")
@@ -144,7 +144,7 @@ public final class Daemon: Sendable {
     @Sendable func reloadEngine() throws -> (TextLayoutEngine, ServerConfiguration) {
         let fresh = try configurationPath.map { path in try ServerConfiguration.load(path: path) } ?? ServerConfiguration()
         let fonts = try FontSystem(fontConfigPath: fresh.fontConfig, fingerprintParts: fingerprintParts, report: { Log.warning($0) })
-        let engine = TextLayoutEngine(fonts: fonts, maxTextLength: fresh.maxTextLength, shapeCacheEntries: fresh.shapeCacheEntries)
+        let engine = TextLayoutEngine(fonts: fonts, maxTextLength: fresh.engineTextLength, shapeCacheEntries: fresh.shapeCacheEntries)
         try Self.warmUp(engine, fresh)
         return (engine, fresh)
     }

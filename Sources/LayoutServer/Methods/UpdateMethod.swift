@@ -24,7 +24,7 @@ enum UpdateMethod: Method {
         let service = context.service, session = context.session
         let old = try context.retained(p.handle)
         var edits = TextEdits(text: old.text, spans: old.built.spans)
-        try edits.apply(p.edits, encoding: session.offsetEncoding, maxTextLength: service.configuration.maxTextLength,
+        try edits.apply(p.edits, encoding: session.offsetEncoding, maxTextLength: service.configuration.maxDocumentLength,
                         stop: service.stopCheck(session))
         // The text and spans go on in UTF-16; the params keep everything else, as changed.
         var params = try p.changes.applied(to: old.params)
