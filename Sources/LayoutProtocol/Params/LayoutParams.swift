@@ -31,6 +31,8 @@ public struct LayoutParams: Sendable {
     public var decorations: DecorationsRequest?
     /// `layout` only: keep the layout for follow-up queries and answer its handle.
     public var retain = false
+    /// `layout` only: list only the lines and regions that meet this band.
+    public var viewport: ViewportParams?
 
     public static let directions = ["auto", "ltr", "rtl"]
     public static let details = ["lines", "runs", "glyphs"]
@@ -83,6 +85,7 @@ public struct LayoutParams: Sendable {
         if let v = reader.member("attachments") { attachments = try AttachmentProvidersRequest.read(v) }
         if let v = reader.member("decorations") { decorations = try DecorationsRequest.read(v) }
         retain = try reader.bool("retain") ?? false
+        viewport = try ViewportParams.read(reader)
     }
 
     /// `width`: points from 0 to `maxWidth`, or nil (absent or null) for no wrapping.

@@ -203,6 +203,9 @@ public struct UpdateParams: Sendable {
     public var changes: LayoutChanges
     /// `result: "changed"`: only the lines that changed are sent.
     public var changedOnly: Bool
+    /// Only the lines and regions that meet this band are sent (with `changedOnly`, only
+    /// the changed lines among them).
+    public var viewport: ViewportParams?
 
     /// Each edit costs a pass over the text: bounded (send several updates for more).
     public static let maxEdits = 1000
@@ -222,6 +225,7 @@ public struct UpdateParams: Sendable {
         }
         guard list.count <= Self.maxEdits else { throw .invalidParams(field: "edits", "has more than \(Self.maxEdits) edits") }
         changedOnly = try reader.choice("result", ["full", "changed"]) == "changed"
+        viewport = try ViewportParams.read(reader)
         var edits: [Edit] = []
         edits.reserveCapacity(list.count)
         for (i, item) in list.enumerated() {

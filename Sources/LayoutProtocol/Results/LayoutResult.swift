@@ -227,6 +227,8 @@ public struct LayoutResult: Sendable, Equatable {
     public var fontFingerprint: String?
     /// Plugin calls that failed without failing the request (written only when some did).
     public var warnings: [String] = []
+    /// With a viewport: how many lines the whole layout has (`lines` lists only some).
+    public var lineCount: Int?
 
     public init(width: Double, height: Double, truncated: Bool = false, lines: [LineResult], regions: [RegionResult] = [],
                 fonts: [FontResult] = [], styles: [JSONValue]? = nil, visible: [RangeResult]? = nil, handle: String? = nil,
@@ -244,7 +246,9 @@ public struct LayoutResult: Sendable, Equatable {
         if let handle { members.append(("handle", .string(handle))) }
         members += [
             ("size", ["width": .number(width), "height": .number(height)]),
-            ("truncated", .bool(truncated)),
+            ("truncated", .bool(truncated))]
+        if let lineCount { members.append(("lineCount", .number(Double(lineCount)))) }
+        members += [
             ("lines", lines),
             ("regions", .array(regions.map(\.json))),
             ("fonts", .array(fonts.map(\.json)))]
@@ -273,6 +277,7 @@ public struct LayoutResult: Sendable, Equatable {
                   regions: regions, fonts: fonts, styles: json["styles"]?.arrayValue,
                   visible: json["visible"]?.decodedArray(RangeResult.init(json:)), handle: json["handle"]?.stringValue,
                   fontFingerprint: json["fontFingerprint"]?.stringValue)
+        lineCount = json["lineCount"]?.intValue
     }
 }
 

@@ -234,6 +234,10 @@ public struct UpdateResult: WireResult {
         public var reusedParagraphs: Int
         /// Paragraphs shaped again (not taken over from the retained layout's shaping).
         public var reshapedParagraphs: Int
+        /// With a viewport: the lines in it, and those of them that changed (document line
+        /// indices, half-open; the changed range is empty when none did).
+        public var viewportLines: Range<Int>?
+        public var viewportChanged: Range<Int>?
         public init(firstLine: Int, removed: Int, added: Int, inserted: [RangeResult], reusedParagraphs: Int,
                     reshapedParagraphs: Int) {
             self.firstLine = firstLine; self.removed = removed; self.added = added
@@ -247,12 +251,17 @@ public struct UpdateResult: WireResult {
     public init(layout: LayoutResult, diff: Diff) { self.layout = layout; self.diff = diff }
 
     public var wireJSON: JSONValue {
-        let diffJSON: JSONValue = [
-            "firstLine": .number(Double(diff.firstLine)), "removed": .number(Double(diff.removed)),
-            "added": .number(Double(diff.added)), "inserted": .array(diff.inserted.map(\.json)),
-            "reusedParagraphs": .number(Double(diff.reusedParagraphs)),
-            "reshapedParagraphs": .number(Double(diff.reshapedParagraphs))]
-        return .object((layout.wireJSON.objectMembers ?? []) + [("diff", diffJSON)])
+        var diffMembers: [(String, JSONValue)] = [
+            ("firstLine", .number(Double(diff.firstLine))), ("removed", .number(Double(diff.removed))),
+            ("added", .number(Double(diff.added))), ("inserted", .array(diff.inserted.map(\.json))),
+            ("reusedParagraphs", .number(Double(diff.reusedParagraphs))),
+            ("reshapedParagraphs", .number(Double(diff.reshapedParagraphs)))]
+        if let lines = diff.viewportLines, let changed = diff.viewportChanged {
+            diffMembers.append(("viewport", [
+                "lines": ["start": .number(Double(lines.lowerBound)), "end": .number(Double(lines.upperBound))],
+                "changed": ["start": .number(Double(changed.lowerBound)), "end": .number(Double(changed.upperBound))]]))
+        }
+        return .object((layout.wireJSON.objectMembers ?? []) + [("diff", .object(diffMembers))])
     }
 }
 

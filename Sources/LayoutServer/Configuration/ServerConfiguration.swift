@@ -19,6 +19,11 @@ public struct ServerConfiguration: Sendable {
     public var maxMessageBytes = 16 << 20
     /// Longest `text` accepted, in UTF-16 units.
     public var maxTextLength = 4 << 20
+    /// Longest text of a retained document (`layout` with `retain`, and what `update`s make
+    /// of it), in UTF-16 units: editors keep whole files, one-shot requests stay bounded.
+    public var maxDocumentLength = 64 << 20
+    /// The engine's bound: the longer of the two, each request held to its own by the service.
+    public var engineTextLength: Int { max(maxTextLength, maxDocumentLength) }
     /// Connections served at once; more are refused.
     public var maxConnections = 256
     /// Connections served at once for one uid.
@@ -100,6 +105,7 @@ public struct ServerConfiguration: Sendable {
     public var summary: String {
         let limits: [(String, String)] = [
             ("maxMessageBytes", "\(maxMessageBytes)"), ("maxTextLength", "\(maxTextLength)"),
+            ("maxDocumentLength", "\(maxDocumentLength)"),
             ("maxConnections", "\(maxConnections)"), ("maxConnectionsPerUid", "\(maxConnectionsPerUID)"),
             ("partialMessageSeconds", "\(partialMessageSeconds)"), ("sendTimeoutSeconds", "\(sendTimeoutSeconds)"),
             ("drainSeconds", "\(drainSeconds)"), ("requestSeconds", "\(requestSeconds)"),
@@ -160,7 +166,7 @@ public struct ServerConfiguration: Sendable {
     public static let pluginKeys = ["folders", "builtin", "disabled", "options", "probe", "probeSeconds", "callSeconds"]
     public static let defaultFontKeys = ["family", "size"]
     public static let limitKeys = [
-        "maxMessageBytes", "maxTextLength", "maxConnections", "maxConnectionsPerUid",
+        "maxMessageBytes", "maxTextLength", "maxDocumentLength", "maxConnections", "maxConnectionsPerUid",
         "partialMessageSeconds", "sendTimeoutSeconds", "drainSeconds", "requestSeconds", "requestCPUSeconds",
         "maxPendingPerConnection", "maxOutputBytes", "retainedLayouts", "retainedBytes", "shapeCacheEntries",
         "eventLoops",
@@ -213,6 +219,7 @@ public struct ServerConfiguration: Sendable {
                 try limits.rejectUnknownKeys(limitKeys)
                 config.maxMessageBytes = try limits.integer("maxMessageBytes", in: 1024...(1 << 30)) ?? config.maxMessageBytes
                 config.maxTextLength = try limits.integer("maxTextLength", in: 1...(64 << 20)) ?? config.maxTextLength
+                config.maxDocumentLength = try limits.integer("maxDocumentLength", in: 1...(256 << 20)) ?? config.maxDocumentLength
                 config.maxConnections = try limits.integer("maxConnections", in: 1...65536) ?? config.maxConnections
                 config.maxRetainedLayouts = try limits.integer("retainedLayouts", in: 0...10_000_000) ?? config.maxRetainedLayouts
                 config.maxConnectionsPerUID = try limits.integer("maxConnectionsPerUid", in: 1...65536) ?? config.maxConnectionsPerUID

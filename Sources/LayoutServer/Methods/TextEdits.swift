@@ -31,7 +31,7 @@ struct TextEdits {
         guard end >= start else { throw .invalidParams(field: "\(field).end", "must not be less than `start`") }
         let insertion = utf16Units(of: edit.text)
         guard text.count - (end - start) + insertion.count <= maxTextLength else {
-            throw .invalidParams(field: "\(field).text", "makes the text longer than \(maxTextLength) UTF-16 units")
+            throw .invalidParams(field: "\(field).text", "makes the text longer than \(maxTextLength) UTF-16 units (limits.maxDocumentLength, for retained documents)")
         }
         text.replaceSubrange(start..<end, with: insertion)
         let delta = insertion.count - (end - start)

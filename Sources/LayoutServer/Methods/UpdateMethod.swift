@@ -24,12 +24,13 @@ enum UpdateMethod: Method {
         let service = context.service, session = context.session
         let old = try context.retained(p.handle)
         var edits = TextEdits(text: old.text, spans: old.built.spans)
-        try edits.apply(p.edits, encoding: session.offsetEncoding, maxTextLength: service.configuration.maxTextLength,
+        try edits.apply(p.edits, encoding: session.offsetEncoding, maxTextLength: service.configuration.maxDocumentLength,
                         stop: service.stopCheck(session))
         // The text and spans go on in UTF-16; the params keep everything else, as changed.
         var params = try p.changes.applied(to: old.params)
         params.text = ""
         params.spans = []
+        params.viewport = nil
         let new = try service.perform(params, session: session, geometry: true, utf16Spans: edits.spans,
                                       utf16Text: edits.text, previous: old)
         guard service.store.replace(p.handle, with: new) else { throw service.store.unknownHandle(p.handle) }
@@ -37,12 +38,18 @@ enum UpdateMethod: Method {
         let diff = LineDiff(old.layout.lines, new.layout.lines, textDelta: edits.text.count - old.text.count,
                             knownSame: new.layout.unchangedLeadingLines)
         LayoutStore.releaseLater(consume old)
-        let chosen = p.changedOnly ? diff.first..<(diff.first + diff.added) : nil
+        let changed = diff.first..<(diff.first + diff.added)
+        let viewport = p.viewport.map { ViewportSelection($0, lines: new.layout.lines) }
+        let chosen = viewport.map { p.changedOnly ? $0.clamped(changed) : $0.lines } ?? (p.changedOnly ? changed : nil)
         try service.checkResultEstimate(new.layout, detail: new.detail, lines: chosen)
-        return UpdateResult(layout: service.result(new, session: session, handle: p.handle, lines: chosen),
-                            diff: UpdateResult.Diff(firstLine: diff.first, removed: diff.removed, added: diff.added,
-                                                    inserted: inserted, reusedParagraphs: new.layout.reusedParagraphs,
-                                                    reshapedParagraphs: new.layout.reshapedParagraphs))
+        var layout = service.result(new, session: session, handle: p.handle, lines: chosen)
+        if let viewport { layout = viewport.applied(to: layout, lineCount: new.layout.lines.count) }
+        var result = UpdateResult(layout: layout, diff: UpdateResult.Diff(
+            firstLine: diff.first, removed: diff.removed, added: diff.added, inserted: inserted,
+            reusedParagraphs: new.layout.reusedParagraphs, reshapedParagraphs: new.layout.reshapedParagraphs))
+        result.diff.viewportLines = viewport?.lines
+        result.diff.viewportChanged = viewport?.clamped(changed)
+        return result
     }
 
     /// The inserted ranges widened to whole grapheme clusters (UAX #29), in `encoding`.

@@ -183,11 +183,17 @@ public final class LayoutService: Sendable {
     }
 
     /// A request's text in UTF-16 — `units` as the parser decoded them from the wire, else
-    /// `text` converted — when within the configured length; else -32602 naming `text`.
-    func requestText(units: [UInt16]?, text: @autoclosure () -> String) throws(RPCError) -> [UInt16] {
+    /// `text` converted — when within the configured length (`maxDocumentLength` for a
+    /// document to retain, else `maxTextLength`); else -32602 naming `text`.
+    func requestText(units: [UInt16]?, text: @autoclosure () -> String, retained: Bool = false) throws(RPCError) -> [UInt16] {
         let units = units ?? utf16Units(of: text())
-        guard units.count <= configuration.maxTextLength else {
-            throw .invalidParams(field: "text", "is \(units.count) UTF-16 units long; this server accepts at most \(configuration.maxTextLength)")
+        let limit = retained ? configuration.maxDocumentLength : configuration.maxTextLength
+        guard units.count <= limit else {
+            let hint = retained ? "limits.maxDocumentLength, for retained documents"
+                : configuration.maxDocumentLength > limit
+                    ? "limits.maxTextLength; a retained document (retain: true) may hold up to \(configuration.maxDocumentLength), limits.maxDocumentLength"
+                    : "limits.maxTextLength"
+            throw .invalidParams(field: "text", "is \(units.count) UTF-16 units long; this server accepts at most \(limit) (\(hint))")
         }
         return units
     }

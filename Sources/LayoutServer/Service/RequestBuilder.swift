@@ -58,7 +58,7 @@ extension LayoutService {
                utf16Text: [UInt16]? = nil, detect: Bool = true) throws(RPCError) -> BuiltRequest {
         var warnings: [String] = []
         let text: [UInt16]
-        if let utf16Text { text = utf16Text } else { text = try requestText(units: p.textUnits, text: p.text) }
+        if let utf16Text { text = utf16Text } else { text = try requestText(units: p.textUnits, text: p.text, retained: p.retain) }
         let mapping = OffsetMapping(text: text, encoding: session.offsetEncoding.engineEncoding)
         var attributed = AttributedText<SpanAttributes>(text: text, maxLength: engine.maxTextLength)
         func snapped(_ start: Int, _ end: Int) throws(RPCError) -> (Int, Int) {

@@ -1,16 +1,19 @@
 """The editor rows (issue 35): *keystroke* — one-character insertions at seeded random places
-of retained documents of 100, 1,000 and 10,000 corpus paragraphs, each `update` (result:
-changed) followed by a `caret` at the insertion, as an editor sends them; and *open* —
-retaining the 10,000-paragraph document against laying it out once without `retain`.
-Median round trips; the keystroke figures are the update and its caret together. (The
-viewport of 50 lines the issue names comes with `viewport`, which the protocol does not
-have yet.)"""
+of retained documents of 100, 1,000 and 10,000 corpus paragraphs, each `update` (asking
+for a `viewport` of 50 lines) followed by a `caret` at the insertion, as an editor sends
+them; and *open* — retaining the 10,000-paragraph document against laying it out once
+without `retain`. Median round trips; the keystroke figures are the update and its caret
+together."""
 import random
 
 from .common import FONT, call, middle, round_trips, step
 
 SIZES = (100, 1000, 10_000)
 KEYSTROKES = 15
+# The viewport an editor shows: 50 lines of the font below (Noto Sans 16 lines are 21.792
+# points), kept around the last caret as the editor scrolls to it.
+VIEWPORT_LINES = 50
+LINE_HEIGHT = 21.792
 SEED = 35
 
 
@@ -24,16 +27,20 @@ class EditedDocument:
         self.handle = call(conn, "layout", dict(self.params, retain=True))["handle"]
         self.lengths = [len(p.encode("utf-16-le")) // 2 for p in paragraphs]
         self.random = random.Random(SEED + count)
+        self.caret_y = 0.0
 
     def keystroke(self):
         """Seconds of one insertion of "x" inside a random paragraph, and of the caret after it."""
         i = self.random.randrange(len(self.lengths))
         at = sum(self.lengths[:i]) + i + self.random.randrange(self.lengths[i] + 1)
         self.lengths[i] += 1
-        update = self.conn.request("update", {"handle": self.handle, "result": "changed",
+        height = VIEWPORT_LINES * LINE_HEIGHT
+        viewport = {"y": max(0.0, self.caret_y - height / 2), "height": height}
+        update = self.conn.request("update", {"handle": self.handle, "viewport": viewport,
                                               "edits": [{"start": at, "end": at, "text": "x"}]})
         caret = self.conn.request("caret", {"handle": self.handle, "index": at + 1})
-        seconds, _ = round_trips(self.conn, [update, caret])
+        seconds, results = round_trips(self.conn, [update, caret])
+        self.caret_y = results[1]["y"]
         return seconds
 
     def release(self):

@@ -1,0 +1,39 @@
+/// Finding paragraphs in a `ParagraphTree` by what its summaries add up: an offset in an
+/// encoding, or a y. Each walks one path from the root.
+extension ParagraphTree {
+    /// The paragraph holding `offset` (in `encoding`) and its start: a paragraph holds the
+    /// offsets from its start up to, not including, its end; the document's end belongs to
+    /// the last paragraph. Nil for an empty tree.
+    public func paragraph(at offset: Int, in encoding: TextEncoding) -> (index: Int, start: TextSummary)? {
+        locate { base, stretch in offset < base.length(encoding) + stretch.length(encoding) }
+    }
+
+    /// The paragraph whose band `[top, top + height)` holds `y`: above the first, the first;
+    /// below the last, the last. Nil for an empty tree.
+    public func paragraph(atY y: Double) -> (index: Int, start: TextSummary)? {
+        locate { base, stretch in y < base.height + stretch.height }
+    }
+
+    /// Walks down from the root to the first paragraph whose end lies past the target
+    /// (`endsPast(start, summary)`: the stretch of `summary` starting at `start` ends after
+    /// it); when none does, the last paragraph.
+    func locate(_ endsPast: (TextSummary, TextSummary) -> Bool) -> (index: Int, start: TextSummary)? {
+        guard root >= 0 else { return nil }
+        var t = root, base = TextSummary.zero, index = 0
+        while t >= 0 {
+            let node = nodes[Int(t)]
+            let leftTotal = total(node.left)
+            if node.left >= 0, endsPast(base, leftTotal) {
+                t = node.left
+                continue
+            }
+            let start = base + leftTotal
+            if endsPast(start, node.own) { return (index + size(node.left), start) }
+            base = start + node.own
+            index += size(node.left) + 1
+            t = node.right
+        }
+        let last = count - 1
+        return (last, start(of: last))
+    }
+}
