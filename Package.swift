@@ -121,7 +121,7 @@ let package = Package(
             cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
 
         // MARK: Tests
-        // What the in-process test targets share: the repository's root, one engine on the pinned fonts.
+        // What the test targets share: the repository's root, one engine on the pinned fonts, a seeded generator.
         .target(
             name: "TestSupport", dependencies: ["LayoutEngine"], path: "Tests/TestSupport",
             swiftSettings: [.swiftLanguageMode(.v6)]),
@@ -144,7 +144,8 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "LayoutdIntegrationTests",
-            dependencies: ["LayoutProtocol", "LayoutTransport", "LayoutClient", "CZlib", "layoutd", "layoutctl", "layoutclient-example"],
+            dependencies: ["LayoutProtocol", "LayoutTransport", "LayoutClient", "CZlib", "TestSupport", "layoutd", "layoutctl",
+                           "layoutclient-example"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
     ]
 )

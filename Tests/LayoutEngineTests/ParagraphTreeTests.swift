@@ -1,21 +1,11 @@
 @testable import LayoutEngine
+import TestSupport
 import Testing
 
 /// `ParagraphTree` against a plain array of the same paragraphs, through seeded random
 /// replacements: every paragraph's start in UTF-16, UTF-8, code points, lines and y, and the
 /// paragraph found at every paragraph boundary in each encoding and at every top.
 @Suite struct ParagraphTreeTests {
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let pieces = ["a", "é", "漢字", "🙂", "\u{0800}", "word ", "שלום", "x\u{301}"]
 
     /// A paragraph's text (ending in a separator, as every paragraph but the last does).

@@ -1,4 +1,5 @@
 import LayoutProtocol
+import TestSupport
 import Testing
 
 /// `viewport: {y, height}` on `layout` and `update`, through the real daemon: the lines and
@@ -7,18 +8,6 @@ import Testing
 /// large retained document both the viewport and the full result equal a fresh layout.
 @Suite struct ViewportTests {
     static let font: JSONValue = ["family": "Noto Sans", "size": 16]
-
-    /// A splitmix64 generator: the same edits on every run.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// A document of `count` corpus paragraphs, one per line.
     func document(_ count: Int) throws -> String {

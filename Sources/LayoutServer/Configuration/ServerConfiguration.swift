@@ -215,25 +215,7 @@ public struct ServerConfiguration: Sendable {
                 config.allowedUIDs = uids
             }
             config.allowedGroups = try groups(reader)
-            if let limits = try reader.object("limits") {
-                try limits.rejectUnknownKeys(limitKeys)
-                config.maxMessageBytes = try limits.integer("maxMessageBytes", in: 1024...(1 << 30)) ?? config.maxMessageBytes
-                config.maxTextLength = try limits.integer("maxTextLength", in: 1...(64 << 20)) ?? config.maxTextLength
-                config.maxDocumentLength = try limits.integer("maxDocumentLength", in: 1...(256 << 20)) ?? config.maxDocumentLength
-                config.maxConnections = try limits.integer("maxConnections", in: 1...65536) ?? config.maxConnections
-                config.maxRetainedLayouts = try limits.integer("retainedLayouts", in: 0...10_000_000) ?? config.maxRetainedLayouts
-                config.maxConnectionsPerUID = try limits.integer("maxConnectionsPerUid", in: 1...65536) ?? config.maxConnectionsPerUID
-                config.partialMessageSeconds = try limits.number("partialMessageSeconds", in: 0.001...86400, what: "seconds") ?? config.partialMessageSeconds
-                config.sendTimeoutSeconds = try limits.number("sendTimeoutSeconds", in: 0.001...86400, what: "seconds") ?? config.sendTimeoutSeconds
-                config.drainSeconds = try limits.number("drainSeconds", in: 0...3600, what: "seconds") ?? config.drainSeconds
-                config.requestSeconds = try limits.number("requestSeconds", in: 0.001...86400, what: "seconds") ?? config.requestSeconds
-                config.requestCPUSeconds = try limits.number("requestCPUSeconds", in: 0.001...86400, what: "seconds") ?? config.requestCPUSeconds
-                config.maxPendingPerConnection = try limits.integer("maxPendingPerConnection", in: 1...100_000) ?? config.maxPendingPerConnection
-                config.maxRetainedBytes = try limits.integer("retainedBytes", in: 0...(1 << 40)) ?? config.maxRetainedBytes
-                config.maxOutputBytes = try limits.integer("maxOutputBytes", in: 65_536...(1 << 34)) ?? config.maxOutputBytes
-                config.shapeCacheEntries = try limits.integer("shapeCacheEntries", in: 0...10_000_000) ?? config.shapeCacheEntries
-                config.eventLoops = try limits.integer("eventLoops", in: 0...64) ?? config.eventLoops
-            }
+            if let limits = try reader.object("limits") { try config.readLimits(limits) }
             if let plugins = try reader.object("plugins") {
                 try plugins.rejectUnknownKeys(pluginKeys)
                 config.plugins.folders = try stringList(plugins, "folders").map { Files.resolve($0, relativeTo: base) }
@@ -255,6 +237,27 @@ public struct ServerConfiguration: Sendable {
             throw Failure(description: "\(path): \(message.replacingPrefix("invalid params: ", with: ""))")
         }
         return config
+    }
+
+    /// The `limits` object of a configuration file, over the defaults.
+    private mutating func readLimits(_ limits: ParamReader) throws(RPCError) {
+        try limits.rejectUnknownKeys(Self.limitKeys)
+        maxMessageBytes = try limits.integer("maxMessageBytes", in: 1024...(1 << 30)) ?? maxMessageBytes
+        maxTextLength = try limits.integer("maxTextLength", in: 1...(64 << 20)) ?? maxTextLength
+        maxDocumentLength = try limits.integer("maxDocumentLength", in: 1...(256 << 20)) ?? maxDocumentLength
+        maxConnections = try limits.integer("maxConnections", in: 1...65536) ?? maxConnections
+        maxRetainedLayouts = try limits.integer("retainedLayouts", in: 0...10_000_000) ?? maxRetainedLayouts
+        maxConnectionsPerUID = try limits.integer("maxConnectionsPerUid", in: 1...65536) ?? maxConnectionsPerUID
+        partialMessageSeconds = try limits.number("partialMessageSeconds", in: 0.001...86400, what: "seconds") ?? partialMessageSeconds
+        sendTimeoutSeconds = try limits.number("sendTimeoutSeconds", in: 0.001...86400, what: "seconds") ?? sendTimeoutSeconds
+        drainSeconds = try limits.number("drainSeconds", in: 0...3600, what: "seconds") ?? drainSeconds
+        requestSeconds = try limits.number("requestSeconds", in: 0.001...86400, what: "seconds") ?? requestSeconds
+        requestCPUSeconds = try limits.number("requestCPUSeconds", in: 0.001...86400, what: "seconds") ?? requestCPUSeconds
+        maxPendingPerConnection = try limits.integer("maxPendingPerConnection", in: 1...100_000) ?? maxPendingPerConnection
+        maxRetainedBytes = try limits.integer("retainedBytes", in: 0...(1 << 40)) ?? maxRetainedBytes
+        maxOutputBytes = try limits.integer("maxOutputBytes", in: 65_536...(1 << 34)) ?? maxOutputBytes
+        shapeCacheEntries = try limits.integer("shapeCacheEntries", in: 0...10_000_000) ?? shapeCacheEntries
+        eventLoops = try limits.integer("eventLoops", in: 0...64) ?? eventLoops
     }
 
     /// `allowedGroups`: group names (looked up now: a name the system does not know is an
