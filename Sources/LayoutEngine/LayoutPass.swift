@@ -107,13 +107,24 @@ struct LayoutPass {
     /// The text's paragraphs; with a previous layout, those found unchanged are matched to
     /// its paragraphs (`matches`) as they are found.
     mutating func splitParagraphs() -> [ParagraphRange] {
-        guard !previousParagraphs.isEmpty else { return paragraphRanges(text) }
-        var texts: [[UInt16]] = []
-        texts.reserveCapacity(previousParagraphs.count)
-        for i in previousParagraphs.indices { texts.append(previousParagraphs[i].text) }
-        let found = paragraphRanges(text, previous: texts)
-        matches = found.matches
-        return found.ranges
+        var ranges: [ParagraphRange]
+        if previousParagraphs.isEmpty {
+            ranges = paragraphRanges(text)
+        } else {
+            var texts: [[UInt16]] = []
+            texts.reserveCapacity(previousParagraphs.count)
+            for i in previousParagraphs.indices { texts.append(previousParagraphs[i].text) }
+            let found = paragraphRanges(text, previous: texts)
+            matches = found.matches
+            ranges = found.ranges
+        }
+        // Text that goes on: the empty paragraph after a closing separator is the next
+        // piece's first, not this one's.
+        if request.textContinues, ranges.count > 1, let last = ranges.last, last.start == last.end {
+            ranges.removeLast()
+            if matches.count > ranges.count { matches.removeLast(matches.count - ranges.count) }
+        }
+        return ranges
     }
 
     /// Shapes paragraph `index` and fills its lines band by band from `y` (moved below

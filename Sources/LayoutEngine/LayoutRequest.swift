@@ -92,6 +92,10 @@ public struct LayoutRequest: Sendable {
     public var wantsFontTable = true
     /// Whether the result should keep what a layout of the edited text can reuse.
     public var keepsReusable = false
+    /// Whether the text is followed by more of its document (a retained document's piece
+    /// laid out by itself): a paragraph separator at its end closes its last paragraph and
+    /// opens no empty one after it, as it would not in the whole text.
+    public var textContinues = false
     /// Whether the result keeps each paragraph's shaping for another layout of the same text
     /// (at other widths) without its lines (see `TextLayoutEngine.layouts(_:widths:)`).
     var keepsShapingOnly = false

@@ -50,6 +50,15 @@ func paragraphRanges(_ text: UnsafeBufferPointer<UInt16>) -> [ParagraphRange] {
     return result
 }
 
+/// Where each paragraph of `text` ends, its separator included (the last: the text's end;
+/// text ending with a separator has an empty last paragraph after it).
+public func paragraphEnds(of text: [UInt16]) -> [Int] {
+    text.withUnsafeBufferPointer { paragraphRanges($0).map(\.end) }
+}
+
+/// Whether `u` ends a paragraph (LF, CR, NEL, U+2029; CR LF is one separator).
+public func endsParagraph(_ u: UInt16) -> Bool { isParagraphSeparator(u) }
+
 /// `paragraphRanges(text)` for text that is an edit of a text whose paragraphs (separators
 /// included) were `previous`: the previous paragraphs found unchanged at the start of the
 /// text and at its end are compared (memcmp), not scanned again; only the text between them

@@ -14,6 +14,12 @@ extension ParagraphTree {
         locate { base, stretch in y < base.height + stretch.height }
     }
 
+    /// The paragraph holding line `line` (counted from the document's first); past the
+    /// last line, the last paragraph. Nil for an empty tree.
+    public func paragraph(atLine line: Int) -> (index: Int, start: TextSummary)? {
+        locate { base, stretch in line < base.lines + stretch.lines }
+    }
+
     /// Walks down from the root to the first paragraph whose end lies past the target
     /// (`endsPast(start, summary)`: the stretch of `summary` starting at `start` ends after
     /// it); when none does, the last paragraph.

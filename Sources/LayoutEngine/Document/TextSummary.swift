@@ -1,12 +1,16 @@
 /// What a stretch of a document adds up to: its length in each offset encoding a session may
-/// use (UTF-16 units, UTF-8 bytes, code points), its lines and its height. Summaries add, so
-/// a tree of paragraphs keeps one per subtree and finds any offset or y in O(log n).
+/// use (UTF-16 units, UTF-8 bytes, code points), its paragraphs, lines and height, and its
+/// widest line's width. Summaries add (the widths by taking the larger), so a tree of
+/// paragraphs keeps one per subtree and finds any offset or y in O(log n).
 public struct TextSummary: Sendable, Equatable {
     public var utf16 = 0
     public var utf8 = 0
     public var utf32 = 0
     public var lines = 0
     public var height = 0.0
+    public var paragraphs = 0
+    /// The widest of the stretch (a maximum, not a sum: meaningless in a start's summary).
+    public var widest = 0.0
 
     public static let zero = TextSummary()
 
@@ -43,7 +47,10 @@ public struct TextSummary: Sendable, Equatable {
     }
 
     public static func + (a: TextSummary, b: TextSummary) -> TextSummary {
-        TextSummary(utf16: a.utf16 + b.utf16, utf8: a.utf8 + b.utf8, utf32: a.utf32 + b.utf32,
-                    lines: a.lines + b.lines, height: a.height + b.height)
+        var sum = TextSummary(utf16: a.utf16 + b.utf16, utf8: a.utf8 + b.utf8, utf32: a.utf32 + b.utf32,
+                              lines: a.lines + b.lines, height: a.height + b.height)
+        sum.paragraphs = a.paragraphs + b.paragraphs
+        sum.widest = max(a.widest, b.widest)
+        return sum
     }
 }

@@ -55,6 +55,9 @@ public struct ReusableLayout: Sendable {
     var key: Key?
     var shapingKey: ShapingKey
     var paragraphs: [Paragraph]
+
+    /// How many paragraphs the layout had.
+    public var paragraphCount: Int { paragraphs.count }
 }
 
 /// The paragraph style as a comparable value.
@@ -293,4 +296,34 @@ extension LayoutPass {
 struct KeptLines {
     var range: Range<Int>
     var unchanged: Bool
+}
+
+extension ReusableLayout {
+    /// The paragraphs that start in `range` (of the text this layout was made of), for a
+    /// layout of that part alone: its shaping, and its lines where the line parameters
+    /// match (they are moved to where the part puts them, as any reused paragraph is). The
+    /// paragraph starting at the range's end comes too: when the part ends the text, that is
+    /// its trailing empty paragraph.
+    public func slice(_ range: Range<Int>) -> ReusableLayout {
+        let first = paragraphs.partitionPoint { $0.start < range.lowerBound }
+        let end = paragraphs.partitionPoint { $0.start <= range.upperBound }
+        return ReusableLayout(key: key, shapingKey: shapingKey, paragraphs: Array(paragraphs[first..<max(first, end)]))
+    }
+
+    /// The paragraphs of layouts of consecutive parts of one text (each with where its part
+    /// starts), for a layout of the whole text: their shaping only (the parts' lines were made
+    /// in their own coordinates and under their own line parameters). Parts shaped under
+    /// another shaping key than the first are left out.
+    public static func joined(_ parts: [(layout: ReusableLayout, start: Int)]) -> ReusableLayout? {
+        guard let shapingKey = parts.first?.layout.shapingKey else { return nil }
+        var paragraphs: [Paragraph] = []
+        for part in parts where part.layout.shapingKey == shapingKey {
+            for var paragraph in part.layout.paragraphs {
+                paragraph.start += part.start
+                paragraph.lines = []
+                paragraphs.append(paragraph)
+            }
+        }
+        return ReusableLayout(key: nil, shapingKey: shapingKey, paragraphs: paragraphs)
+    }
 }
