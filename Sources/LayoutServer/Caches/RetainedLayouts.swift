@@ -86,10 +86,12 @@ final class RetainedLayout: Sendable {
 /// Thread-safe.
 final class LayoutStore: Sendable {
     private struct State {
-        var entries: [String: (layout: RetainedLayout, tick: UInt64, lock: HandleLock)] = [:]
+        var entries: [String: (layout: RetainedDocument, tick: UInt64, lock: HandleLock)] = [:]
         var bytes = 0
         /// The part of `bytes` the layouts' kept shaping holds.
         var shapingBytes = 0
+        /// The pieces the documents are kept in (a short document is one).
+        var pieces = 0
         var tick: UInt64 = 0
         var next: UInt64 = 0
         var evicted: UInt64 = 0
@@ -129,7 +131,7 @@ final class LayoutStore: Sendable {
     }
 
     /// Keeps `layout`, evicting the least recently used past the limits; its handle.
-    func insert(_ layout: RetainedLayout) -> String {
+    func insert(_ layout: RetainedDocument) -> String {
         state.withLock { s in
             s.next += 1
             let handle = "\(node).\(run).\(String(s.next, radix: 36))"
@@ -137,11 +139,13 @@ final class LayoutStore: Sendable {
             s.entries[handle] = (layout, s.tick, HandleLock())
             s.bytes += layout.bytes
             s.shapingBytes += layout.shapingBytes
+            s.pieces += layout.pieceCount
             while s.entries.count > max(maxCount, 1) || (s.bytes > maxBytes && s.entries.count > 1),
                   let oldest = s.entries.min(by: { $0.value.tick < $1.value.tick }), oldest.key != handle {
                 s.entries[oldest.key] = nil
                 s.bytes -= oldest.value.layout.bytes
                 s.shapingBytes -= oldest.value.layout.shapingBytes
+                s.pieces -= oldest.value.layout.pieceCount
                 s.evicted += 1
             }
             return handle
@@ -149,8 +153,8 @@ final class LayoutStore: Sendable {
     }
 
     /// The layout for `handle`, marked as just used; nil when unknown or evicted.
-    func get(_ handle: String) -> RetainedLayout? {
-        let found = state.withLock { s -> RetainedLayout? in
+    func get(_ handle: String) -> RetainedDocument? {
+        let found = state.withLock { s -> RetainedDocument? in
             guard let entry = s.entries[handle] else { return nil }
             s.tick += 1
             s.entries[handle] = (entry.layout, s.tick, entry.lock)
@@ -161,12 +165,13 @@ final class LayoutStore: Sendable {
     }
 
     /// Replaces the layout behind `handle` (after an update); false when it is gone.
-    func replace(_ handle: String, with layout: RetainedLayout) -> Bool {
+    func replace(_ handle: String, with layout: RetainedDocument) -> Bool {
         state.withLock { s in
             guard let entry = s.entries[handle] else { return false }
             s.tick += 1
             s.bytes += layout.bytes - entry.layout.bytes
             s.shapingBytes += layout.shapingBytes - entry.layout.shapingBytes
+            s.pieces += layout.pieceCount - entry.layout.pieceCount
             s.entries[handle] = (layout, s.tick, entry.lock)
             return true
         }
@@ -175,10 +180,11 @@ final class LayoutStore: Sendable {
     /// Frees `handle`; false when it was not there. (The layout itself is freed off the
     /// request's path and outside the store's lock: `releaseLater`.)
     func release(_ handle: String) -> Bool {
-        let removed = state.withLock { s -> RetainedLayout? in
+        let removed = state.withLock { s -> RetainedDocument? in
             guard let entry = s.entries.removeValue(forKey: handle) else { return nil }
             s.bytes -= entry.layout.bytes
             s.shapingBytes -= entry.layout.shapingBytes
+            s.pieces -= entry.layout.pieceCount
             return entry.layout
         }
         guard let removed else { return false }
@@ -191,7 +197,7 @@ final class LayoutStore: Sendable {
     /// again — does not hold up the answer to the request that let it go (an `update`'s
     /// previous layout, a `release`d one). The caller must hand over its last reference
     /// (`consume`); a query still holding the layout frees it when it finishes, as before.
-    static func releaseLater(_ layout: consuming RetainedLayout) {
+    static func releaseLater(_ layout: consuming RetainedDocument) {
         let layout = layout
         releases.async { withExtendedLifetime(layout) {} }
     }
@@ -205,9 +211,9 @@ final class LayoutStore: Sendable {
         return try lock.run(body)
     }
 
-    /// Count, bytes (and the part kept shaping holds) and evictions so far.
-    var counts: (count: Int, bytes: Int, shapingBytes: Int, evicted: UInt64) {
-        state.withLock { ($0.entries.count, $0.bytes, $0.shapingBytes, $0.evicted) }
+    /// Count, bytes (and the part kept shaping holds), pieces and evictions so far.
+    var counts: (count: Int, bytes: Int, shapingBytes: Int, pieces: Int, evicted: UInt64) {
+        state.withLock { ($0.entries.count, $0.bytes, $0.shapingBytes, $0.pieces, $0.evicted) }
     }
 }
 

@@ -11,12 +11,12 @@ enum CaretMethod: Method {
     static func decode(_ params: JSONValue?) throws(RPCError) -> CaretParams { try CaretParams(json: params) }
 
     static func run(_ p: CaretParams, in context: MethodContext) throws(RPCError) -> CaretResult {
-        let retained = try context.layout(p.target)
-        let index = retained.graphemeStart(atOrBefore: try context.utf16Offset(p.index, in: retained))
-        guard let caret = retained.layout.caret(at: index, affinity: MethodContext.affinity(p.affinity)) else {
+        let (at, local) = try context.locate(p.index, in: try context.layout(p.target))
+        let index = at.piece.graphemeStart(atOrBefore: local)
+        guard let caret = at.piece.layout.caret(at: index, affinity: MethodContext.affinity(p.affinity)) else {
             throw RPCError(.internalError, "internal error: no geometry kept")
         }
-        return CaretResult(x: wire(caret.x), y: wire(caret.y), height: wire(caret.height), line: caret.line,
+        return CaretResult(x: wire(caret.x), y: wire(caret.y + at.top), height: wire(caret.height), line: at.line(caret.line),
                            weakX: caret.weakX.map(wire))
     }
 }

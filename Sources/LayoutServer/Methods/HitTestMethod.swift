@@ -11,17 +11,18 @@ enum HitTestMethod: Method {
     static func decode(_ params: JSONValue?) throws(RPCError) -> HitTestParams { try HitTestParams(json: params) }
 
     static func run(_ p: HitTestParams, in context: MethodContext) throws(RPCError) -> LayoutProtocol.HitTestResult {
-        let retained = try context.layout(p.target)
-        let x = p.x, y = p.y
-        guard let hit = retained.layout.hitTest(x: x, y: y) else { throw RPCError(.internalError, "internal error: no geometry kept") }
-        let mapping = retained.mapping(context.session.offsetEncoding)
-        let region = retained.regions.last { r in r.rects.contains { x >= $0.x && x < $0.maxX && y >= $0.y && y < $0.maxY } }
+        // The piece whose band holds the point (the gap above it included), in its own y.
+        let at = try context.layout(p.target).piece(atY: p.y)
+        let x = p.x, y = p.y - at.top
+        guard let hit = at.piece.layout.hitTest(x: x, y: y) else { throw RPCError(.internalError, "internal error: no geometry kept") }
+        let mapping = at.piece.mapping(context.session.offsetEncoding)
+        let region = at.piece.regions.last { r in r.rects.contains { x >= $0.x && x < $0.maxX && y >= $0.y && y < $0.maxY } }
         return LayoutProtocol.HitTestResult(
-            index: mapping.convert(hit.index), character: hit.character.map(mapping.convert), line: hit.line,
-            affinity: hit.affinity.rawValue,
+            index: at.convert(hit.index, mapping), character: hit.character.map { at.convert($0, mapping) },
+            line: at.line(hit.line), affinity: hit.affinity.rawValue,
             region: region.map {
-                LayoutProtocol.HitTestResult.Region(kind: $0.kind, start: mapping.convert($0.start), end: mapping.convert($0.end),
-                                     value: $0.value, enabled: $0.enabled)
+                LayoutProtocol.HitTestResult.Region(kind: $0.kind, start: at.convert($0.start, mapping),
+                                                    end: at.convert($0.end, mapping), value: $0.value, enabled: $0.enabled)
             })
     }
 }

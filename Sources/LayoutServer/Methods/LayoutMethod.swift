@@ -10,12 +10,14 @@ enum LayoutMethod: Method {
 
     static func run(_ p: LayoutParams, in context: MethodContext) throws(RPCError) -> LayoutResult {
         let service = context.service, session = context.session
-        let retained = try service.perform(p, session: session, geometry: p.retain)
-        let viewport = p.viewport.map { ViewportSelection($0, lines: retained.layout.lines) }
-        try service.checkResultEstimate(retained.layout, detail: retained.detail, lines: viewport?.lines)
-        let handle = p.retain ? service.store.insert(retained) : nil
-        session.releaseAfterAnswer(retained)
-        let result = service.result(retained, session: session, handle: handle, lines: viewport?.lines)
-        return viewport?.applied(to: result, lineCount: retained.layout.lines.count) ?? result
+        let doc = p.retain ? try service.retainDocument(p, session: session)
+            : RetainedDocument(whole: try service.perform(p, session: session, geometry: false))
+        let viewport = p.viewport.map { ViewportSelection($0, in: doc) }
+        try service.checkResultEstimate(doc, lines: viewport?.lines)
+        let handle = p.retain ? service.store.insert(doc) : nil
+        session.releaseAfterAnswer(doc)
+        var result = service.result(doc, session: session, handle: handle, lines: viewport?.lines, viewport: p.viewport)
+        if viewport != nil { result.lineCount = doc.lineCount }
+        return result
     }
 }

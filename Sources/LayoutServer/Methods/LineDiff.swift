@@ -8,6 +8,12 @@ struct LineDiff: Equatable {
     let removed: Int
     let added: Int
 
+    init(first: Int, removed: Int, added: Int) {
+        self.first = first
+        self.removed = removed
+        self.added = added
+    }
+
     /// `knownSame`: leading lines the engine took over unchanged (not compared again).
     init(_ old: [LineBox], _ new: [LineBox], textDelta: Int, knownSame: Int = 0) {
         var first = min(knownSame, old.count, new.count)

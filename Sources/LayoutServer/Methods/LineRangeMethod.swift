@@ -11,16 +11,17 @@ enum LineRangeMethod: Method {
     static func decode(_ params: JSONValue?) throws(RPCError) -> CaretParams { try CaretParams(json: params) }
 
     static func run(_ p: CaretParams, in context: MethodContext) throws(RPCError) -> LineRangeResult {
-        let retained = try context.layout(p.target)
-        let index = try context.utf16Offset(p.index, in: retained)
-        guard let l = retained.layout.lineIndex(of: index, affinity: MethodContext.affinity(p.affinity)) else {
+        let (at, index) = try context.locate(p.index, in: try context.layout(p.target))
+        guard let l = at.piece.layout.lineIndex(of: index, affinity: MethodContext.affinity(p.affinity)) else {
             throw RPCError(.internalError, "internal error: no lines")
         }
-        let line = retained.layout.lines[l]
-        let paragraph = paragraphBounds(around: line.start, line.end, in: retained.text)
-        let mapping = retained.mapping(context.session.offsetEncoding)
-        return LineRangeResult(line: RangeResult(start: mapping.convert(line.start), end: mapping.convert(line.end)), index: l,
-                               paragraph: RangeResult(start: mapping.convert(paragraph.start),
-                                                      end: mapping.convert(paragraph.end)))
+        let line = at.piece.layout.lines[l]
+        // A piece holds whole paragraphs: the line's paragraph is in it.
+        let paragraph = paragraphBounds(around: line.start, line.end, in: at.piece.text)
+        let mapping = at.piece.mapping(context.session.offsetEncoding)
+        return LineRangeResult(line: RangeResult(start: at.convert(line.start, mapping), end: at.convert(line.end, mapping)),
+                               index: at.line(l),
+                               paragraph: RangeResult(start: at.convert(paragraph.start, mapping),
+                                                      end: at.convert(paragraph.end, mapping)))
     }
 }

@@ -5,24 +5,29 @@ import LayoutProtocol
 /// against its text.
 extension MethodContext {
     /// The layout `target` names: the retained one, or its params laid out for this query.
-    func layout(_ target: LayoutTarget) throws(RPCError) -> RetainedLayout {
+    func layout(_ target: LayoutTarget) throws(RPCError) -> RetainedDocument {
         switch target {
         case .handle(let handle): return try retained(handle)
-        case .text(let params): return try service.perform(params, session: session, geometry: true)
+        case .text(let params): return RetainedDocument(whole: try service.perform(params, session: session, geometry: true))
         }
     }
 
     /// The retained layout `handle` names; -32001 when there is none.
-    func retained(_ handle: String) throws(RPCError) -> RetainedLayout {
+    func retained(_ handle: String) throws(RPCError) -> RetainedDocument {
         guard let retained = service.store.get(handle) else { throw service.store.unknownHandle(handle) }
         return retained
     }
 
-    /// An offset param in the session's encoding → UTF-16. Fails naming the field when it is
-    /// past the end, or inside a character.
-    func utf16Offset(_ offset: OffsetParam, in retained: RetainedLayout) throws(RPCError) -> Int {
-        try Self.utf16Offset(offset, text: retained.text, mapping: retained.mapping(session.offsetEncoding),
-                             encoding: session.offsetEncoding)
+    /// An offset param in the session's encoding → its piece of `doc` and the UTF-16 offset
+    /// in it. Fails naming the field when it is past the end, or inside a character.
+    func locate(_ offset: OffsetParam, in doc: RetainedDocument) throws(RPCError) -> (at: PieceAt, local: Int) {
+        try doc.locate(offset, encoding: session.offsetEncoding)
+    }
+
+    /// An offset param in the session's encoding → the document's UTF-16 offset.
+    func utf16Offset(_ offset: OffsetParam, in doc: RetainedDocument) throws(RPCError) -> Int {
+        let (at, local) = try locate(offset, in: doc)
+        return at.utf16(local)
     }
 
     /// `offset` in `text` (whose offsets `mapping` converts) → UTF-16.

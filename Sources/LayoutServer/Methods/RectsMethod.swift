@@ -15,11 +15,11 @@ enum RectsMethod: Method {
     static func run(_ p: RectsParams, in context: MethodContext) throws(RPCError) -> RectsResult {
         switch p {
         case .range(let target, let start, let end):
-            let retained = try context.layout(target)
-            let s = try context.utf16Offset(start, in: retained), e = try context.utf16Offset(end, in: retained)
+            let doc = try context.layout(target)
+            let s = try context.utf16Offset(start, in: doc), e = try context.utf16Offset(end, in: doc)
             guard e >= s else { throw .invalidParams(field: "end", "must not be less than `start`") }
-            try context.service.checkOutputEstimate(retained.layout.lineCount(s, e) * minimumRectBytes)
-            return .range(retained.layout.rects(s, e).map(wireRect))
+            try context.service.checkOutputEstimate(doc.lineCount(s, e) * minimumRectBytes)
+            return .range(try doc.rects(s, e, stop: context.service.stopCheck(context.session)).map(wireRect))
         case .selection(let selection):
             return .selection(try rects(of: context.parts(of: selection), in: context))
         }
@@ -29,12 +29,12 @@ enum RectsMethod: Method {
         throws(RPCError) -> [(layout: Int, rects: [RectParams])] {
         // Each line a part touches gives at least one rect: refuse what cannot fit first.
         try context.service.checkOutputEstimate(
-            selection.reduce(0) { $0 + $1.retained.layout.lineCount($1.start, $1.end) } * minimumRectBytes)
+            selection.reduce(0) { $0 + $1.doc.lineCount($1.start, $1.end) } * minimumRectBytes)
         let stop = context.service.stopCheck(context.session)
         var parts: [(layout: Int, rects: [RectParams])] = []
         for part in selection {
             try context.service.checkStop(stop)
-            let rects = part.retained.layout.rects(part.start, part.end).map {
+            let rects = try part.doc.rects(part.start, part.end, stop: stop).map {
                 wireRect(Rect(x: $0.x + part.origin.x, y: $0.y + part.origin.y, width: $0.width, height: $0.height))
             }
             parts.append((part.index, rects))

@@ -11,7 +11,7 @@ enum RenderMethod: Method {
     static func run(_ p: RenderParams, in context: MethodContext) throws(RPCError) -> RenderResult {
         let retained: RetainedLayout
         if let handle = p.handle {
-            retained = try context.retained(handle)
+            retained = try context.retained(handle).whole(context.service, session: context.session)
         } else if let layout = p.layout {
             retained = try context.service.perform(layout, session: context.session, geometry: true)
         } else {

@@ -17,7 +17,7 @@ enum SelectedTextMethod: Method {
         for (i, part) in parts.enumerated() {
             try context.service.checkStop(stop)
             if i > 0 { text += p.separator }
-            text += String(decoding: part.retained.text[part.start..<part.end], as: UTF16.self)
+            text += String(decoding: part.doc.text(part.start, part.end), as: UTF16.self)
         }
         return TextResult(text: text)
     }

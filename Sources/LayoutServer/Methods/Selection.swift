@@ -4,7 +4,7 @@ import LayoutProtocol
 /// and where the layout is drawn.
 struct SelectionPart {
     let index: Int
-    let retained: RetainedLayout
+    let doc: RetainedDocument
     let origin: (x: Double, y: Double)
     let start: Int
     let end: Int
@@ -14,16 +14,16 @@ extension MethodContext {
     /// The parts of `selection`, in the order of `layouts`: from its start to its end (which
     /// may be given in either order), every layout between them selected whole.
     func parts(of selection: SelectionParams) throws(RPCError) -> [SelectionPart] {
-        var layouts: [RetainedLayout] = []
+        var layouts: [RetainedDocument] = []
         layouts.reserveCapacity(selection.layouts.count)
         for layout in selection.layouts { layouts.append(try retained(layout.handle)) }
         var start = (selection.start.layout, try utf16Offset(selection.start.index, in: layouts[selection.start.layout]))
         var end = (selection.end.layout, try utf16Offset(selection.end.index, in: layouts[selection.end.layout]))
         if end < start { swap(&start, &end) }
         return (start.0...end.0).map { i in
-            let retained = layouts[i], origin = selection.layouts[i]
-            return SelectionPart(index: i, retained: retained, origin: (origin.x, origin.y),
-                                 start: i == start.0 ? start.1 : 0, end: i == end.0 ? end.1 : retained.text.count)
+            let doc = layouts[i], origin = selection.layouts[i]
+            return SelectionPart(index: i, doc: doc, origin: (origin.x, origin.y),
+                                 start: i == start.0 ? start.1 : 0, end: i == end.0 ? end.1 : doc.utf16Length)
         }
     }
 }

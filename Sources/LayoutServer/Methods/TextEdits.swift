@@ -8,6 +8,8 @@ struct TextEdits {
     private(set) var spans: [(start: Int, end: Int, attributes: SpanAttributes)]
     /// The ranges inserted, moved by the edits after them.
     private(set) var inserted: [Range<Int>] = []
+    /// The last edit applied: the range it replaced and the length it inserted (UTF-16).
+    private(set) var lastEdit: (replaced: Range<Int>, inserted: Int)?
 
     init(text: [UInt16], spans: [(start: Int, end: Int, attributes: SpanAttributes)]) {
         self.text = text
@@ -23,8 +25,15 @@ struct TextEdits {
         }
     }
 
-    private mutating func apply(_ edit: UpdateParams.Edit, field: String, encoding: OffsetEncoding,
-                                maxTextLength: Int) throws(RPCError) {
+    /// Appends text that follows, with its spans (relative to it).
+    mutating func append(_ more: [UInt16], spans moreSpans: [(start: Int, end: Int, attributes: SpanAttributes)]) {
+        let base = text.count
+        text += more
+        spans += moreSpans.map { (base + $0.start, base + $0.end, $0.attributes) }
+    }
+
+    mutating func apply(_ edit: UpdateParams.Edit, field: String, encoding: OffsetEncoding,
+                        maxTextLength: Int) throws(RPCError) {
         let mapping = OffsetMapping(text: text, encoding: encoding.engineEncoding)
         let start = try MethodContext.utf16Offset(edit.start, text: text, mapping: mapping, encoding: encoding)
         let end = try MethodContext.utf16Offset(edit.end, text: text, mapping: mapping, encoding: encoding)
@@ -34,6 +43,7 @@ struct TextEdits {
             throw .invalidParams(field: "\(field).text", "makes the text longer than \(maxTextLength) UTF-16 units (limits.maxDocumentLength, for retained documents)")
         }
         text.replaceSubrange(start..<end, with: insertion)
+        lastEdit = (start..<end, insertion.count)
         let delta = insertion.count - (end - start)
         // An offset in the replaced range goes to the insertion's start, or its end for an
         // end offset (a span over the edit keeps covering what replaced it).

@@ -23,42 +23,34 @@ enum UpdateMethod: Method {
     private static func update(_ p: UpdateParams, in context: MethodContext) throws(RPCError) -> UpdateResult {
         let service = context.service, session = context.session
         let old = try context.retained(p.handle)
-        var edits = TextEdits(text: old.text, spans: old.built.spans)
-        try edits.apply(p.edits, encoding: session.offsetEncoding, maxTextLength: service.configuration.maxDocumentLength,
-                        stop: service.stopCheck(session))
-        // The text and spans go on in UTF-16; the params keep everything else, as changed.
-        var params = try p.changes.applied(to: old.params)
-        params.text = ""
-        params.spans = []
-        params.viewport = nil
-        let new = try service.perform(params, session: session, geometry: true, utf16Spans: edits.spans,
-                                      utf16Text: edits.text, previous: old)
+        let edited = try service.updated(old, p, session: session)
+        let new = edited.doc, diff = edited.diff
         guard service.store.replace(p.handle, with: new) else { throw service.store.unknownHandle(p.handle) }
-        let inserted = insertedRanges(edits.inserted, in: new, encoding: session.offsetEncoding)
-        let diff = LineDiff(old.layout.lines, new.layout.lines, textDelta: edits.text.count - old.text.count,
-                            knownSame: new.layout.unchangedLeadingLines)
+        let inserted = insertedRanges(edited.inserted, in: new, encoding: session.offsetEncoding)
         LayoutStore.releaseLater(consume old)
         let changed = diff.first..<(diff.first + diff.added)
-        let viewport = p.viewport.map { ViewportSelection($0, lines: new.layout.lines) }
+        let viewport = p.viewport.map { ViewportSelection($0, in: new) }
         let chosen = viewport.map { p.changedOnly ? $0.clamped(changed) : $0.lines } ?? (p.changedOnly ? changed : nil)
-        try service.checkResultEstimate(new.layout, detail: new.detail, lines: chosen)
-        var layout = service.result(new, session: session, handle: p.handle, lines: chosen)
-        if let viewport { layout = viewport.applied(to: layout, lineCount: new.layout.lines.count) }
+        try service.checkResultEstimate(new, lines: chosen)
+        var layout = service.result(new, session: session, handle: p.handle, lines: chosen, viewport: p.viewport)
+        if viewport != nil { layout.lineCount = new.lineCount }
         var result = UpdateResult(layout: layout, diff: UpdateResult.Diff(
             firstLine: diff.first, removed: diff.removed, added: diff.added, inserted: inserted,
-            reusedParagraphs: new.layout.reusedParagraphs, reshapedParagraphs: new.layout.reshapedParagraphs))
+            reusedParagraphs: new.reusedParagraphs, reshapedParagraphs: edited.reshaped))
         result.diff.viewportLines = viewport?.lines
         result.diff.viewportChanged = viewport?.clamped(changed)
         return result
     }
 
-    /// The inserted ranges widened to whole grapheme clusters (UAX #29), in `encoding`.
-    private static func insertedRanges(_ ranges: [Range<Int>], in layout: RetainedLayout,
+    /// The inserted ranges (document UTF-16) widened to whole grapheme clusters (UAX #29), in
+    /// `encoding`.
+    private static func insertedRanges(_ ranges: [Range<Int>], in doc: RetainedDocument,
                                        encoding: OffsetEncoding) -> [RangeResult] {
-        let mapping = layout.mapping(encoding)
-        return ranges.map { range in
-            RangeResult(start: mapping.convert(layout.graphemeStart(atOrBefore: range.lowerBound)),
-                        end: mapping.convert(layout.graphemeEnd(atOrAfter: range.upperBound)))
+        ranges.map { range in
+            let start = doc.piece(holding: range.lowerBound), end = doc.piece(holding: range.upperBound)
+            let s = start.piece.graphemeStart(atOrBefore: range.lowerBound - start.start.utf16)
+            let e = end.piece.graphemeEnd(atOrAfter: range.upperBound - end.start.utf16)
+            return RangeResult(start: start.convert(s, start.piece.mapping(encoding)), end: end.convert(e, end.piece.mapping(encoding)))
         }
     }
 }

@@ -10,15 +10,16 @@ enum WordMethod: Method {
     static func decode(_ params: JSONValue?) throws(RPCError) -> WordParams { try WordParams(json: params) }
 
     static func run(_ p: WordParams, in context: MethodContext) throws(RPCError) -> RangeResult {
-        let retained = try context.layout(p.target)
-        let index = try context.utf16Offset(p.index, in: retained)
+        let doc = try context.layout(p.target)
+        // Words end at paragraph separators (UAX #29 WB3a, WB3b): the piece holds the word.
+        let (at, index) = try context.locate(p.index, in: doc)
         let word: (start: Int, end: Int)
         do {
-            word = try context.service.engine.wordRange(at: index, of: retained.text, language: retained.params.language ?? "")
+            word = try context.service.engine.wordRange(at: index, of: at.piece.text, language: doc.params.language ?? "")
         } catch {
             throw LayoutService.rpcError(error)
         }
-        let mapping = retained.mapping(context.session.offsetEncoding)
-        return RangeResult(start: mapping.convert(word.start), end: mapping.convert(word.end))
+        let mapping = at.piece.mapping(context.session.offsetEncoding)
+        return RangeResult(start: at.convert(word.start, mapping), end: at.convert(word.end, mapping))
     }
 }

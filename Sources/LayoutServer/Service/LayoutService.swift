@@ -82,11 +82,12 @@ public final class LayoutService: Sendable {
 
     /// Lays out validated params, keeping what follow-up queries need.
     /// `geometry`: keep positions and runs for queries even when the result needs none.
-    /// `previous`: a retained layout of the text before an edit, whose unchanged paragraphs
-    /// are taken over.
+    /// `previous`: what a layout of the text before an edit (or of the same text under
+    /// other params) kept, whose unchanged paragraphs are taken over. `continues`: the text is a document's piece with more after it.
     func perform(_ p: LayoutParams, session: Session, geometry: Bool,
                  utf16Spans: [(start: Int, end: Int, attributes: SpanAttributes)]? = nil,
-                 utf16Text: [UInt16]? = nil, previous: RetainedLayout? = nil) throws(RPCError) -> RetainedLayout {
+                 utf16Text: [UInt16]? = nil, previous: ReusableLayout? = nil,
+                 continues: Bool = false) throws(RPCError) -> RetainedLayout {
         let detail = p.detail.flatMap(LayoutDetail.init(rawValue:)) ?? .lines
         try checkDecorations(p)
         var built = try build(p, session: session, detail: detail, utf16Spans: utf16Spans, utf16Text: utf16Text)
@@ -95,58 +96,14 @@ public final class LayoutService: Sendable {
             built.request.keepsGeometry = true
             built.request.keepsReusable = true
         }
-        built.request.previous = previous?.layout.reusable
+        built.request.previous = previous
+        built.request.textContinues = continues
         let engine = self.engine
         let layout: TextLayout
         do { layout = try engine.layout(built.request, deferredRelease: session.deferredRelease) } catch { throw Self.rpcError(error) }
         built.request.previous = nil   // taken over; keeping it would keep the layout before too
         return RetainedLayout(params: p, built: built, layout: layout, detail: detail, encoding: session.offsetEncoding,
                               fontFingerprint: engine.fonts.fingerprint)
-    }
-
-    /// The `layout` result of a retained layout, offsets in the session's encoding; with
-    /// `lines`, only those lines.
-    func result(_ retained: RetainedLayout, session: Session, handle: String?, lines selected: Range<Int>? = nil) -> LayoutResult {
-        let layout = retained.layout
-        let detail = retained.detail
-        let offsets = retained.mapping(session.offsetEncoding)
-        let chosen = selected ?? layout.lines.indices
-        let decorations = lineDecorations(retained, lines: chosen)
-        var lines = layout.lines[chosen].map { line in
-            LineResult(start: offsets.convert(line.start), end: offsets.convert(line.end), x: wire(line.x), y: wire(line.y),
-                       width: wire(line.width), height: wire(line.height), baseline: wire(line.baseline),
-                       ascent: wire(line.ascent), descent: wire(line.descent), hyphenated: line.hyphenated,
-                       runs: detail >= .runs ? line.runs.map { run in
-                           RunResult(start: offsets.convert(run.start), end: offsets.convert(run.end), font: run.font,
-                                     style: run.style, token: run.isToken,
-                                     level: Int(run.level), x: wire(run.x), width: wire(run.width),
-                                     glyphs: detail == .glyphs ? run.glyphs.map {
-                                         GlyphResult(id: Int($0.id), cluster: offsets.convert($0.cluster),
-                                                     advance: wire($0.advance), dx: wire($0.xOffset),
-                                                     dy: wire(-$0.yOffset - run.baselineOffset))
-                                     } : nil)
-                       } : nil)
-        }
-        if let decorations {
-            for i in lines.indices { lines[i].decorations = decorations[i] }
-        }
-        let fonts = (detail >= .runs ? layout.fonts : Array(layout.fonts.prefix(1))).map {
-            FontResult(family: $0.family, file: $0.identity.path, index: $0.identity.index, size: $0.size,
-                       variations: Dictionary($0.variations.map { ($0.tag, $0.value) }, uniquingKeysWith: { $1 }))
-        }
-        let regions = retained.regions.map {
-            RegionResult(kind: $0.kind, start: offsets.convert($0.start), end: offsets.convert($0.end), value: $0.value,
-                         rects: $0.rects.map(wireRect), enabled: $0.enabled)
-        }
-        let visible = layout.truncated
-            ? layout.visibleRanges.map { RangeResult(start: offsets.convert($0.lowerBound), end: offsets.convert($0.upperBound)) }
-            : nil
-        var result = LayoutResult(width: wire(layout.width), height: wire(layout.height), truncated: layout.truncated,
-                                  lines: lines, regions: regions, fonts: fonts,
-                                  styles: detail >= .runs ? retained.built.styles.map(\.json) : nil, visible: visible,
-                                  handle: handle, fontFingerprint: retained.fontFingerprint)
-        result.warnings = retained.built.warnings
-        return result
     }
 
     /// What the engine asks between paragraphs and lines: was the request cancelled, is it

@@ -15,20 +15,6 @@ extension LayoutService {
         if bytes > configuration.maxOutputBytes { throw outputTooLarge(bytes, atLeast: true) }
     }
 
-    /// Fails before a layout's result is built when the lines, runs and glyphs it would list
-    /// cannot fit in the limit even written as briefly as JSON allows.
-    func checkResultEstimate(_ layout: TextLayout, detail: LayoutDetail, lines selected: Range<Int>? = nil) throws(RPCError) {
-        let chosen = selected ?? layout.lines.indices
-        var bytes = chosen.count * Self.minimumLineBytes
-        if detail >= .runs {
-            for l in chosen {
-                bytes += layout.lines[l].runs.count * Self.minimumRunBytes
-                if detail == .glyphs { for run in layout.lines[l].runs { bytes += run.glyphs.count * Self.minimumGlyphBytes } }
-            }
-        }
-        try checkOutputEstimate(bytes)
-    }
-
     /// The fewest bytes a line, a run and a glyph take in a result (keys, punctuation and
     /// one-digit numbers).
     static let minimumLineBytes = 90, minimumRunBytes = 60, minimumGlyphBytes = 40

@@ -121,20 +121,27 @@ extension LayoutService {
                               snapped: (Int, Int) throws(RPCError) -> (Int, Int))
         throws(RPCError) -> [(start: Int, end: Int, attributes: SpanAttributes)] {
         var spans: [(start: Int, end: Int, attributes: SpanAttributes)] = []
-        if let utf16Spans {
-            for span in utf16Spans {
-                let (start, end) = try snapped(min(span.start, textLength), min(span.end, textLength))
-                spans.append((start, end, span.attributes))
-            }
-            return spans
+        let given: [TextSpan]
+        if let utf16Spans { given = utf16Spans } else { given = try self.utf16Spans(p, mapping: mapping, session: session) }
+        spans.reserveCapacity(given.count)
+        for span in given {
+            let (start, end) = try snapped(min(span.start, textLength), min(span.end, textLength))
+            spans.append((start, end, span.attributes))
         }
+        return spans
+    }
+
+    /// `p.spans` converted from the connection's encoding to UTF-16 (not yet snapped); fails
+    /// naming the span that ends past the text.
+    func utf16Spans(_ p: LayoutParams, mapping: OffsetMapping, session: Session) throws(RPCError) -> [TextSpan] {
+        var spans: [TextSpan] = []
+        spans.reserveCapacity(p.spans.count)
         for (i, span) in p.spans.enumerated() {
             guard span.end <= mapping.length else {
                 throw .invalidParams(field: "spans[\(i)].end",
                                      "is past the end of the text (\(mapping.length) \(session.offsetEncoding.unitName))")
             }
-            let (start, end) = try snapped(mapping.utf16Offset(span.start), mapping.utf16Offset(span.end, roundingUp: true))
-            spans.append((start, end, span.attributes))
+            spans.append((mapping.utf16Offset(span.start), mapping.utf16Offset(span.end, roundingUp: true), span.attributes))
         }
         return spans
     }

@@ -27,6 +27,7 @@ extension LayoutService {
                                           ("restored", .number(Double(engine.shapeCache.wordsRestored)))]),
                 "retainedLayouts": .object((Self.cacheJSON(count: retained.count, store.lookups.snapshot).objectMembers ?? []) + [
                     ("bytes", .number(Double(retained.bytes))), ("shapingBytes", .number(Double(retained.shapingBytes))),
+                    ("pieces", .number(Double(retained.pieces))),
                     ("evicted", .number(Double(retained.evicted))),
                     ("maxCount", .number(Double(configuration.maxRetainedLayouts))),
                     ("maxBytes", .number(Double(configuration.maxRetainedBytes)))]),
