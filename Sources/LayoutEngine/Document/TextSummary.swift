@@ -20,21 +20,22 @@ public struct TextSummary: Sendable, Equatable {
 
     /// The lengths of `units` (UTF-16) in each encoding; a lone surrogate counts as one code
     /// point of three UTF-8 bytes, as its replacement character is written.
-    public init<Units: Collection>(units: Units, lines: Int = 0, height: Double = 0) where Units.Element == UInt16 {
-        var utf8 = 0, utf32 = 0, i = units.startIndex
-        while i != units.endIndex {
-            let u = units[i]
-            let next = units.index(after: i)
-            if UTF16.isLeadSurrogate(u), next != units.endIndex, UTF16.isTrailSurrogate(units[next]) {
-                utf8 += 4; utf32 += 1
-                i = units.index(after: next)
-                continue
+    public init(units: [UInt16], lines: Int = 0, height: Double = 0) {
+        var utf8 = 0, utf32 = 0, i = 0
+        let count = units.count
+        units.withUnsafeBufferPointer { u in
+            while i < count {
+                let unit = u[i]
+                if UTF16.isLeadSurrogate(unit), i + 1 < count, UTF16.isTrailSurrogate(u[i + 1]) {
+                    utf8 += 4; utf32 += 1; i += 2
+                    continue
+                }
+                utf8 += unit < 0x80 ? 1 : (unit < 0x800 ? 2 : 3)
+                utf32 += 1
+                i += 1
             }
-            utf8 += u < 0x80 ? 1 : (u < 0x800 ? 2 : 3)
-            utf32 += 1
-            i = next
         }
-        self.init(utf16: units.count, utf8: utf8, utf32: utf32, lines: lines, height: height)
+        self.init(utf16: count, utf8: utf8, utf32: utf32, lines: lines, height: height)
     }
 
     /// The length in `encoding`.
