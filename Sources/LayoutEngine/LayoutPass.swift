@@ -139,10 +139,8 @@ struct LayoutPass {
         let p = try shapedParagraph(index, previous: previous)
         defer { deferredRelease?.keep(p) }
         var final = p.advances
-        let hyphenWidth = p.softHyphenEnds.isEmpty ? 0 : try self.hyphenWidth(p)
-        var filler = LineFiller(prefix: p.prefix, hangStart: p.hangStart, breaks: p.breaks, graphemes: p.graphemes)
-        filler.softHyphenEnds = p.softHyphenEnds
-        filler.hyphenWidth = hyphenWidth
+        var filler = try lineFiller(p)
+        let hyphenWidth = filler.hyphenWidth
         let reduction = try balanceReduction(p, filler: filler, hyphenWidth: hyphenWidth)
         let estimate = try estimatedLineHeight(p)
         let walk = p.tabs.isEmpty ? nil : TabWalk()
@@ -159,16 +157,17 @@ struct LayoutPass {
                 let tabOrigin = p.isRTL ? (boxRight.map { $0 - (slot.x + (slot.width ?? 0)) } ?? lead) : slot.x - boxLeft
                 // As much as fits from the cursor (measured here, where the closure borrows the
                 // paragraph in place: passed on, it would be copied for every measure).
-                var end = cursor.start
+                var end = cursor.start, addsHyphen = false
                 if cursor.start < p.count {
                     let maxWidth = style.wrap == .none ? nil : slot.width.map { max(0, $0 - reduction) }
                     end = try filler.nextLine(from: cursor.start, maxWidth: maxWidth) { s, e in
                         context.lineWidth(p, prefix: p.prefix, s, e, tabOrigin: tabOrigin, hyphenWidth: hyphenWidth, walk: walk)
                     }
-                    if end <= cursor.start { end = p.count }   // defensive: a line always moves on
+                    addsHyphen = filler.endsHyphenated
+                    if end <= cursor.start { end = p.count; addsHyphen = false }   // defensive: a line always moves on
                 }
                 let line = try assembleNextLine(p, upTo: end, in: slot, tabOrigin: tabOrigin, y: y, cursor: &cursor,
-                                                final: &final, hyphenWidth: hyphenWidth)
+                                                final: &final, hyphenWidth: hyphenWidth, addsHyphen: addsHyphen)
                 append(line, paragraph: index, lead: lead)
                 band = max(band, line.box.height)
                 let isLast = line.box.endsParagraph
@@ -190,6 +189,23 @@ struct LayoutPass {
         return true
     }
 
+    /// The line filler of paragraph `p`: its break opportunities, the hyphen a soft hyphen
+    /// shows, and with `hyphenation: auto` the words' break points (left-to-right
+    /// paragraphs: the dictionaries are of languages written so).
+    mutating func lineFiller(_ p: ShapedParagraph) throws -> LineFiller {
+        var filler = LineFiller(prefix: p.prefix, hangStart: p.hangStart, breaks: p.breaks, graphemes: p.graphemes)
+        let words = p.isRTL ? nil
+            : WordHyphenation(request, hyphenator: engine.hyphenator, paragraphStart: p.range.start, length: p.count)
+        filler.softHyphenEnds = p.softHyphenEnds
+        filler.ignoresSoftHyphens = request.paragraph.hyphenation == .none
+        filler.hyphenWidth = p.softHyphenEnds.isEmpty && words == nil ? 0 : try hyphenWidth(p)
+        if let words {
+            let text = p.text
+            filler.hyphenationPoints = { words.points(in: text, lineStart: $0, end: $1) }
+        }
+        return filler
+    }
+
     /// Where the next line of a paragraph starts, and whether an empty line is still owed
     /// after a line separator ending its content.
     struct LineCursor {
@@ -202,13 +218,14 @@ struct LayoutPass {
     /// paragraph's last line owns its separator. At the content's end, the empty line a
     /// closing line separator opens.
     mutating func assembleNextLine(_ p: ShapedParagraph, upTo end: Int, in slot: LineSlot, tabOrigin: Double, y: Double,
-                                   cursor: inout LineCursor, final: inout [Double], hyphenWidth: Double) throws -> AssembledLine {
+                                   cursor: inout LineCursor, final: inout [Double], hyphenWidth: Double,
+                                   addsHyphen: Bool) throws -> AssembledLine {
         let start = cursor.start
         if start >= p.count { cursor.trailingEmptyLine = false }
         let isLast = end >= p.count && !cursor.trailingEmptyLine
         var line = try context.assembleLine(p, start, end, slot: slot, tabOrigin: tabOrigin,
                                             isLastOfParagraph: isLast, y: y, final: &final,
-                                            hyphenWidth: hyphenWidth, wantsRuns: wantsRuns)
+                                            hyphenWidth: hyphenWidth, addsHyphen: addsHyphen, wantsRuns: wantsRuns)
         if isLast {
             line.box.end = p.range.end
             line.box.endsParagraph = true

@@ -110,6 +110,9 @@ public struct LayoutRequest: Sendable {
     /// caller found them already (`AttributedText` does, to snap spans): each paragraph takes
     /// its share instead of finding them again. Nil: found per paragraph.
     public var graphemes: [Int32]?
+    /// UTF-16 ranges of the text that automatic hyphenation leaves whole (links, mentions,
+    /// attachments: text a reader copies or taps as it is), ascending.
+    public var unhyphenated: [Range<Int>] = []
 
     /// The base font (`styles[0].font`).
     public var font: FontDescriptor {

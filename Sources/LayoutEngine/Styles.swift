@@ -77,8 +77,33 @@ public struct ParagraphStyle: Sendable {
     public var wrap: WrapMode = .word
     /// How a paragraph's break opportunities are chosen among.
     public var wrapStyle: WrapStyle = .greedy
+    /// Where words may be hyphenated (CSS Text 3 `hyphens`).
+    public var hyphenation: Hyphenation = .manual
+    /// The shortest word `auto` hyphenates and the fewest characters it leaves on each side
+    /// of the break (CSS Text 4 `hyphenate-limit-chars`).
+    public var hyphenationMinimum = HyphenationMinimum()
 
     public init() {}
+}
+
+/// CSS Text 3 `hyphens`: `none` breaks no word, not even at a soft hyphen; `manual` only at
+/// soft hyphens (U+00AD); `auto` also where the language's hyphenation dictionary allows.
+public enum Hyphenation: String, Sendable {
+    case none, manual, auto
+}
+
+/// CSS Text 4 `hyphenate-limit-chars`, in characters: at least `before` before a break and
+/// `after` after it, in a word of at least `word`.
+public struct HyphenationMinimum: Sendable, Equatable {
+    public var before = 2
+    public var after = 2
+    public var word = 5
+
+    public init(before: Int = 2, after: Int = 2, word: Int = 5) {
+        self.before = before
+        self.after = after
+        self.word = word
+    }
 }
 
 /// What a range of text looks like to the engine: its font, extra space after each cluster,

@@ -10,10 +10,14 @@ public final class TextLayoutEngine: Sendable {
     public let maxTextLength: Int
     /// Shaped words kept across requests.
     public let shapeCache: ShapeCache
+    /// The hyphenation dictionaries `hyphenation: auto` reads, and the words looked up.
+    public let hyphenator: Hyphenator
 
     /// `shapeCacheEntries`: words kept shaped (0: none).
-    public convenience init(fonts: FontSystem, maxTextLength: Int = 16 << 20, shapeCacheEntries: Int = 20_000) {
-        self.init(fonts: fonts, maxTextLength: maxTextLength, shapeCache: ShapeCache(capacity: shapeCacheEntries))
+    public convenience init(fonts: FontSystem, maxTextLength: Int = 16 << 20, shapeCacheEntries: Int = 20_000,
+                            hyphenator: Hyphenator = Hyphenator()) {
+        self.init(fonts: fonts, maxTextLength: maxTextLength, shapeCache: ShapeCache(capacity: shapeCacheEntries),
+                  hyphenator: hyphenator)
     }
 
     /// Whether line-break opportunities are found on demand near each line's end where a
@@ -30,11 +34,12 @@ public final class TextLayoutEngine: Sendable {
     /// break opportunities found on demand or not, and text of one bidi level resolved
     /// without ICU or not (tests: to compare).
     init(fonts: FontSystem, maxTextLength: Int = 16 << 20, shapeCache: ShapeCache, findingBreaksOnDemand: Bool = true,
-         resolvingOneLevelTextWithoutICU: Bool = true) {
+         resolvingOneLevelTextWithoutICU: Bool = true, hyphenator: Hyphenator = Hyphenator()) {
         self.fonts = fonts
         self.breakIterators = BreakIteratorPool()
         self.maxTextLength = maxTextLength
         self.shapeCache = shapeCache
+        self.hyphenator = hyphenator
         self.findsBreaksOnDemand = findingBreaksOnDemand
         self.resolvesOneLevelTextWithoutICU = resolvingOneLevelTextWithoutICU
     }

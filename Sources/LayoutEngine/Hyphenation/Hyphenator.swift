@@ -8,6 +8,8 @@ import Glibc
 /// looked up, kept up to a bound. Thread-safe.
 public final class Hyphenator: Sendable {
     public let folder: String
+    /// Most words whose break points are kept.
+    public let capacity: Int
     private let state: Mutex<State>
 
     private struct State {
@@ -37,6 +39,7 @@ public final class Hyphenator: Sendable {
 
     public init(folder: String = "/usr/share/hyphen", cachedWords: Int = 50_000) {
         self.folder = folder
+        self.capacity = cachedWords
         state = Mutex(State(words: BoundedCache(capacity: cachedWords)))
     }
 

@@ -81,7 +81,8 @@ extension RequestContext {
     /// faces on the line, line height and baseline, and its runs in visual order.
     mutating func assembleLine(_ p: ShapedParagraph, _ ls: Int, _ le: Int,
                                slot: LineSlot, tabOrigin: Double, isLastOfParagraph: Bool, y: Double,
-                               final: inout [Double], hyphenWidth: Double, wantsRuns: Bool) throws -> AssembledLine {
+                               final: inout [Double], hyphenWidth: Double, addsHyphen: Bool = false,
+                               wantsRuns: Bool) throws -> AssembledLine {
         let style = request.paragraph
         let visibleEnd = max(ls, Int(p.hangStart[le]))
         // Tabs, then the hyphen, then justification.
@@ -90,11 +91,15 @@ extension RequestContext {
             _ = lineWidth(p, prefix: p.prefix, ls, le, tabOrigin: tabOrigin, hyphenWidth: hyphenWidth, tabs: &tabs)
             for (t, advance) in tabs { final[t] = advance }
         }
-        let hyphenated = le < p.count && p.softHyphenEnds.contains(le)
-        if hyphenated { final[le - 1] = hyphenWidth }
+        // A soft hyphen shows as the hyphen (its own advance); a hyphen `auto` adds follows
+        // the line's text, which keeps its advances: the hyphen is the line's, not the text's.
+        let softHyphen = !addsHyphen && request.paragraph.hyphenation != .none && le < p.count && p.softHyphenEnds.contains(le)
+        let hyphenated = softHyphen || addsHyphen
+        if softHyphen { final[le - 1] = hyphenWidth }
         var width = 0.0
         for i in ls..<visibleEnd { width += final[i] }
-        if hyphenated, le - 1 >= visibleEnd { width += hyphenWidth }
+        if softHyphen, le - 1 >= visibleEnd { width += hyphenWidth }
+        if addsHyphen { width += hyphenWidth }
         let endsAtHardBreak = le > ls && isHardBreak(p.text[le - 1])
         if style.align == .justify, let available = slot.width, !isLastOfParagraph, !endsAtHardBreak, width < available {
             let spaces = (ls..<visibleEnd).filter { isStretchableSpace(p.text[$0]) }
@@ -137,9 +142,24 @@ extension RequestContext {
                           baseline: baseline, ascent: metrics.ascent, descent: metrics.descent, isRTL: rtl,
                           hyphenated: hyphenated, showsToken: false, runs: [])
         if wantsRuns {
-            box.runs = try visualRuns(p, ls, le, final: final, hyphenated: hyphenated)
+            box.runs = try visualRuns(p, ls, le, final: final, hyphenated: softHyphen)
+            if addsHyphen { appendHyphen(hyphenWidth, to: &box.runs, p, le) }
         }
         return AssembledLine(box: box, slot: slot, placement: placement, tabOrigin: tabOrigin)
+    }
+
+    /// Adds the hyphen `auto` hyphenation shows to the run that ends the line's text at `le`
+    /// (the line's last, in a left-to-right paragraph): its width and, with glyph detail, the
+    /// hyphen glyph of the font the last cluster was shaped with.
+    func appendHyphen(_ width: Double, to runs: inout [LineRun], _ p: ShapedParagraph, _ le: Int) {
+        let end = p.range.start + le
+        guard let r = runs.lastIndex(where: { $0.end == end && !$0.isRTL }) else { return }
+        runs[r].width += width
+        for k in (r + 1)..<runs.count { runs[k].x += width }
+        let s = p.runs.partitionPoint { $0.end < le }
+        guard request.detail == .glyphs, s < p.runs.count,
+              let hyphen = hyphen(in: p.runs[s].face, size: request.styles[p.runs[s].styleIndex].font.size) else { return }
+        runs[r].glyphs.append(PositionedGlyph(id: hyphen.glyph, cluster: end - 1, advance: width, xOffset: 0, yOffset: 0))
     }
 
     /// The runs of line `ls..<le`, left to right: each bidi visual run cut where shaped runs

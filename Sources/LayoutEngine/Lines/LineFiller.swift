@@ -19,6 +19,14 @@ struct LineFiller {
     /// `hyphenWidth`.
     var softHyphenEnds: Set<Int> = []
     var hyphenWidth: Double = 0
+    /// `hyphenation: none`: a soft hyphen is no break opportunity.
+    var ignoresSoftHyphens = false
+    /// With `hyphenation: auto`, the break points of the word at or around a line's end
+    /// (line start, end; see `WordHyphenation.points`).
+    var hyphenationPoints: ((Int, Int) -> [Int])?
+    /// Whether the line `nextLine` returned last ends inside a word at one of
+    /// `hyphenationPoints`, and shows a hyphen of `hyphenWidth` after its text.
+    private(set) var endsHyphenated = false
     /// Where the breaker is: the next break opportunity and grapheme boundary to look at.
     private var k = 1
     private var g = 0
@@ -50,10 +58,33 @@ struct LineFiller {
     /// `measure` measures it (nil: only mandatory breaks end it). Lines must be asked for in
     /// order. Fails only when ICU cannot take the text (opportunities found on demand).
     mutating func nextLine(from start: Int, maxWidth: Double?, measure: (Int, Int) -> Double) throws -> Int {
+        endsHyphenated = false
+        let end: Int
         switch breaks {
-        case .all(let breaks): return nextLine(from: start, maxWidth: maxWidth, breaks: breaks, measure: measure)
-        case .onDemand(let finder, let hard): return try nextLine(from: start, maxWidth: maxWidth, finder: finder, hard: hard, measure: measure)
+        case .all(let breaks): end = nextLine(from: start, maxWidth: maxWidth, breaks: breaks, measure: measure)
+        case .onDemand(let finder, let hard): end = try nextLine(from: start, maxWidth: maxWidth, finder: finder, hard: hard, measure: measure)
         }
+        guard let maxWidth, let hyphenationPoints, end > start, end < count else { return end }
+        return hyphenated(from: start, end: end, points: hyphenationPoints(start, end), maxWidth: maxWidth, measure: measure)
+    }
+
+    /// The line from `start` ended at the furthest of `points` (in the word after `end`, or
+    /// the one `end` cuts) that fits with its hyphen; else at `end`. Filling the line with
+    /// part of the next word before breaking a word wider than the line between clusters
+    /// (CSS Text 3 §5.2: hyphenation comes before an emergency break).
+    private mutating func hyphenated(from start: Int, end: Int, points: [Int], maxWidth: Double,
+                                     measure: (Int, Int) -> Double) -> Int {
+        let limit = maxWidth + max(1e-6, maxWidth * 1e-9)
+        var best: Int?
+        for point in points where point > start {
+            guard measure(start, point) + hyphenWidth <= limit else { break }
+            best = point
+        }
+        guard let best, best != end else { return end }
+        endsHyphenated = true
+        // The cluster walk of an emergency break may have passed the point: look again from it.
+        if best < end { g = graphemes.partitionPoint { Int($0) <= best } }
+        return best
     }
 
     /// `nextLine` over opportunities found on demand: the furthest end that fits found by
@@ -109,6 +140,10 @@ struct LineFiller {
         var lastFit = -1
         while k < offsets.count {
             let b = Int(offsets[k])
+            if ignoresSoftHyphens, b < n, softHyphenEnds.contains(b), !breaks.mandatory[k] {
+                k += 1
+                continue
+            }
             if measure(start, b) <= limit {
                 lastFit = b
                 k += 1

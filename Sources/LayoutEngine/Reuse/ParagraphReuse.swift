@@ -68,8 +68,9 @@ struct ParagraphFingerprint: Equatable, Sendable {
     init(_ s: ParagraphStyle) {
         values = [s.lineSpacing, s.lineHeightMultiple ?? -1, s.minimumLineHeight ?? -1, s.maximumLineHeight ?? -1,
                   s.paragraphSpacing, s.paragraphSpacingBefore, s.headIndent, s.firstLineIndent, s.tailIndent,
-                  s.defaultTabInterval] + s.tabStops.flatMap { [$0.location] }
-        names = [s.align.rawValue, s.direction.rawValue, s.wrap.rawValue, s.wrapStyle.rawValue]
+                  s.defaultTabInterval, Double(s.hyphenationMinimum.before), Double(s.hyphenationMinimum.after),
+                  Double(s.hyphenationMinimum.word)] + s.tabStops.flatMap { [$0.location] }
+        names = [s.align.rawValue, s.direction.rawValue, s.wrap.rawValue, s.wrapStyle.rawValue, s.hyphenation.rawValue]
             + s.tabStops.map(\.alignment.rawValue)
     }
 }
