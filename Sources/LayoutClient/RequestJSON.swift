@@ -35,6 +35,12 @@ extension ParagraphParams {
         func add(_ key: String, _ value: String?) { if let value { members.append((key, .string(value))) } }
         func add(_ key: String, _ value: Double?) { if let value { members.append((key, .number(value))) } }
         add("align", align); add("direction", direction); add("wrap", wrap); add("wrapStyle", wrapStyle)
+        add("hyphenation", hyphenation)
+        let m = hyphenationMinimum
+        let minimum = [("before", m.before), ("after", m.after), ("word", m.word)].compactMap { key, value in
+            value.map { (key, JSONValue.number(Double($0))) }
+        }
+        if !minimum.isEmpty { members.append(("hyphenationMinimum", .object(minimum))) }
         add("lineSpacing", lineSpacing); add("paragraphSpacing", paragraphSpacing)
         add("paragraphSpacingBefore", paragraphSpacingBefore); add("firstLineIndent", firstLineIndent)
         add("headIndent", headIndent); add("tailIndent", tailIndent); add("defaultTabInterval", defaultTabInterval)

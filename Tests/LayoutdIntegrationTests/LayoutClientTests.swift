@@ -131,6 +131,11 @@ import Testing
         #expect(centered.layout.lines.count == narrow.layout.lines.count && centered.layout.lines[0].x > 0)
         let unwrapped = try await client.update(handle: handle, width: .some(nil))
         #expect(unwrapped.layout.lines.count == 1)
+        var hyphenating = LayoutParams(text: "see hyphenation", width: 110, language: "en")
+        hyphenating.paragraph.hyphenation = "auto"
+        hyphenating.paragraph.hyphenationMinimum = (before: 3, after: 5, word: nil)
+        let hyphenated = try await client.layout(hyphenating)
+        #expect(hyphenated.lines.map(\.start) == [0, 10] && hyphenated.lines[0].hyphenated, "hyphen-ation, as the minimums allow")
 
         var picture = RenderParams(handle: handle, format: "svg")
         picture.highlights = [HighlightParams(start: 5, end: 11, state: 1)]

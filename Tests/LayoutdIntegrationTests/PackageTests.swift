@@ -54,6 +54,7 @@ struct PackageTests {
             #expect(fields.contains(library), "Depends names \(library): \(fields)")
         }
         #expect(fields.contains("Recommends: fonts-noto-core"))
+        #expect(fields.contains("hyphen-en-us, hyphen-de, hyphen-fr"), "the dictionaries hyphenation: auto reads")
         let control = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: control) }
         _ = try run("/usr/bin/dpkg-deb", ["-e", Self.package, control])

@@ -188,12 +188,18 @@ public struct ParagraphParams: Sendable {
     public static let aligns = ["start", "end", "left", "right", "center", "justify"]
     public static let tabAlignments = ["left", "right", "center", "decimal"]
     public static let wrapStyles = ["greedy", "balance"]
+    public static let hyphenations = ["none", "manual", "auto"]
 
     public var align: String?
     public var direction: String?
     public var wrap: String?
     /// `greedy` (nil) or `balance`.
     public var wrapStyle: String?
+    /// `none`, `manual` (nil) or `auto` (CSS `hyphens`).
+    public var hyphenation: String?
+    /// `hyphenationMinimum`: characters before and after a break, and in a word (CSS
+    /// `hyphenate-limit-chars`); nil members take CSS's defaults, 2, 2 and 5.
+    public var hyphenationMinimum: (before: Int?, after: Int?, word: Int?) = (nil, nil, nil)
     public var lineSpacing: Double?
     public var lineHeightMultiple: Double?
     public var minimumLineHeight: Double?
@@ -223,6 +229,12 @@ public struct ParagraphParams: Sendable {
         direction = try r.choice("direction", LayoutParams.directions) ?? base.direction
         wrap = try r.choice("wrap", LayoutParams.wraps) ?? base.wrap
         wrapStyle = try r.choice("wrapStyle", ParagraphParams.wrapStyles) ?? base.wrapStyle
+        hyphenation = try r.choice("hyphenation", ParagraphParams.hyphenations) ?? base.hyphenation
+        if let m = try r.object("hyphenationMinimum") {
+            // Given, `hyphenationMinimum` replaces the whole of it (in an update too).
+            hyphenationMinimum = (try m.integer("before", in: 1...64), try m.integer("after", in: 1...64),
+                                  try m.integer("word", in: 1...128))
+        }
         lineSpacing = try r.number("lineSpacing", in: ParagraphParams.positiveRange, what: "a number of points ≥ 0") ?? base.lineSpacing
         if let v = r.member("lineHeight") {
             // Given, `lineHeight` replaces all three (in an update too).

@@ -89,8 +89,33 @@ extension LayoutService {
         var regionSpans = composedSpans.flatMap(RegionSpan.of)
         regionSpans += plugged.links.map { RegionSpan(kind: $0.kind, start: $0.start, end: $0.end, value: $0.value) }
         request.keepsGeometry = detail != .lines || !regionSpans.isEmpty || request.maxLines != nil || p.decorations != nil
+        if request.paragraph.hyphenation == .auto {
+            request.unhyphenated = Self.merged(regionSpans.map { $0.start..<$0.end })
+            if let missing = missingDictionary(request.language) { warnings.append(missing) }
+        }
         return BuiltRequest(request: request, mapping: mapping, styles: composed.styles, regionSpans: regionSpans,
                             token: truncation.token, spans: spans, warnings: warnings)
+    }
+
+    /// Why `hyphenation: auto` hyphenates nothing in `language`, for the result's warnings;
+    /// nil when a dictionary serves it.
+    private func missingDictionary(_ language: String) -> String? {
+        if language.isEmpty { return "hyphenation \"auto\" needs the text's language (`language`): only soft hyphens break words" }
+        guard engine.hyphenator.dictionary(for: language) == nil else { return nil }
+        return "no hyphenation dictionary for language \"\(language)\" in \(engine.hyphenator.folder): only soft hyphens break words (hyphenation \"manual\")"
+    }
+
+    /// `ranges` sorted, overlapping and touching ones joined.
+    static func merged(_ ranges: [Range<Int>]) -> [Range<Int>] {
+        var out: [Range<Int>] = []
+        for r in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) where !r.isEmpty {
+            if let last = out.last, r.lowerBound <= last.upperBound {
+                out[out.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
+            } else {
+                out.append(r)
+            }
+        }
+        return out
     }
 
     /// The spans composed into styles (`ComposedStyles`), and the truncation token's style
@@ -180,6 +205,10 @@ extension LayoutService {
         style.direction = p.direction.flatMap(ParagraphDirection.init(rawValue:)) ?? .auto
         style.wrap = p.wrap.flatMap(WrapMode.init(rawValue:)) ?? .word
         style.wrapStyle = p.wrapStyle.flatMap(WrapStyle.init(rawValue:)) ?? .greedy
+        style.hyphenation = p.hyphenation.flatMap(Hyphenation.init(rawValue:)) ?? .manual
+        let m = p.hyphenationMinimum, defaults = HyphenationMinimum()
+        style.hyphenationMinimum = HyphenationMinimum(before: m.before ?? defaults.before, after: m.after ?? defaults.after,
+                                                      word: m.word ?? defaults.word)
         style.lineSpacing = (p.lineSpacing ?? 0) * scale
         style.lineHeightMultiple = p.lineHeightMultiple
         style.minimumLineHeight = p.minimumLineHeight.map { $0 * scale }

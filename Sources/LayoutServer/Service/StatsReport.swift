@@ -25,6 +25,7 @@ extension LayoutService {
                                        + [("maxCount", .number(Double(engine.shapeCache.capacity))),
                                           ("shapedTogether", .number(Double(engine.shapeCache.wordsShapedTogether))),
                                           ("restored", .number(Double(engine.shapeCache.wordsRestored)))]),
+                "hyphenatedWords": hyphenationJSON(),
                 "retainedLayouts": .object((Self.cacheJSON(count: retained.count, store.lookups.snapshot).objectMembers ?? []) + [
                     ("bytes", .number(Double(retained.bytes))), ("shapingBytes", .number(Double(retained.shapingBytes))),
                     ("pieces", .number(Double(retained.pieces))),
@@ -41,6 +42,16 @@ extension LayoutService {
             "plugins": plugins.statsJSON,
             "memory": ["residentBytes": Statistics.residentBytes().map { .number(Double($0)) } ?? .null],
         ]
+    }
+
+    /// The words `hyphenation: auto` looked up, kept with their break points, and the
+    /// dictionaries loaded.
+    private func hyphenationJSON() -> JSONValue {
+        let hyphenator = engine.hyphenator, counts = hyphenator.counts
+        let lookups = CacheLookups(hits: counts.hits, misses: counts.misses)
+        return .object((Self.cacheJSON(count: counts.cachedWords, lookups).objectMembers ?? [])
+                       + [("maxCount", .number(Double(hyphenator.capacity))),
+                          ("dictionaries", .number(Double(counts.dictionaries)))])
     }
 
     /// `{count, hits, misses, hitRate}` of a cache (`hitRate` null before the first lookup).
