@@ -2,7 +2,7 @@
 import os
 import statistics
 
-from . import keystroke
+from . import keystroke, typography
 
 
 def print_header():
@@ -106,6 +106,7 @@ def print_table(rows, passes):
         return   # --only keystroke
     print_corpus(rows)
     print_relayout(rows)
+    typography.print_hyphenation(rows)
     if "streaming" not in rows:
         print_short(rows)
         return   # --only relayout, --only short
