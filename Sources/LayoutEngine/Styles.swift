@@ -50,6 +50,12 @@ public enum WrapStyle: String, Sendable, CaseIterable {
     /// As many lines as greedy filling makes, each as narrow as that allows (CSS Text 4
     /// `text-wrap: balance`): the widest line is as narrow as it can be.
     case balance
+    /// The paragraph's best breaking as a whole (Knuth and Plass's total fit: least squared
+    /// slack, few hyphens, no very short last line), as Minikin's high-quality strategy.
+    case optimal
+    /// Greedy, its last four lines broken again for the best fit when the last line is
+    /// short (CSS Text 4 `text-wrap: pretty`, as Chromium does it).
+    case pretty
 }
 
 /// Paragraph style: alignment, spacing, line height, indents, tab stops, direction, wrapping.

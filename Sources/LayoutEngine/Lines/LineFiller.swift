@@ -27,6 +27,11 @@ struct LineFiller {
     /// Whether the line `nextLine` returned last ends inside a word at one of
     /// `hyphenationPoints`, and shows a hyphen of `hyphenWidth` after its text.
     private(set) var endsHyphenated = false
+    /// With `wrapStyle: optimal` or `pretty`, the paragraph's lines planned ahead: taken in
+    /// order while lines start where the plan has them, greedy from where one does not.
+    var plan: [PlannedEnd]?
+    private var planIndex = 0
+    private var planStart = 0
     /// Where the breaker is: the next break opportunity and grapheme boundary to look at.
     private var k = 1
     private var g = 0
@@ -59,6 +64,14 @@ struct LineFiller {
     /// order. Fails only when ICU cannot take the text (opportunities found on demand).
     mutating func nextLine(from start: Int, maxWidth: Double?, measure: (Int, Int) -> Double) throws -> Int {
         endsHyphenated = false
+        if let plan, planIndex < plan.count, start == planStart {
+            let next = plan[planIndex]
+            planIndex += 1
+            planStart = next.end
+            endsHyphenated = next.addsHyphen
+            return next.end
+        }
+        plan = nil
         let end: Int
         switch breaks {
         case .all(let breaks): end = nextLine(from: start, maxWidth: maxWidth, breaks: breaks, measure: measure)

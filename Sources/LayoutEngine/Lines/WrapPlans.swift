@@ -1,0 +1,102 @@
+extension LayoutPass {
+    /// The widths `optimal` and `pretty` plan a paragraph's lines at: the box less the
+    /// indents, the first line less its own. Nil where lines do not have a width known ahead
+    /// (no width, no wrapping or between clusters, exclusions, whose slots follow each line's
+    /// height): those paragraphs break greedily.
+    private func planWidths() -> (first: Double, other: Double)? {
+        let style = request.paragraph
+        guard style.wrapStyle == .optimal || style.wrapStyle == .pretty, style.wrap == .word, let boxRight,
+              request.exclusions.allSatisfy({ $0.width <= 0 || $0.height <= 0 }) else { return nil }
+        let inner = boxRight - boxLeft - style.headIndent - style.tailIndent
+        return (max(0, inner - style.firstLineIndent), max(0, inner))
+    }
+
+    /// With `wrapStyle: optimal`, the line ends of the paragraph's best breaking (`TotalFit`);
+    /// with `pretty`, greedy's, its last four lines broken again that way when the last line
+    /// is shorter than a third of the width (Chromium's `text-wrap: pretty`). Nil to break
+    /// greedily: another style, or no breaking fits (a word wider than the line).
+    func plannedEnds(_ p: ShapedParagraph, filler: LineFiller) throws -> [PlannedEnd]? {
+        guard let widths = planWidths(), p.count > 0 else { return nil }
+        let style = request.paragraph
+        let walk = p.tabs.isEmpty ? nil : TabWalk()
+        let context = self.context, hyphenWidth = filler.hyphenWidth
+        let firstLead = style.headIndent + style.firstLineIndent, otherLead = style.headIndent
+        let fit = TotalFit(firstWidth: widths.first, otherWidth: widths.other, hyphenWidth: hyphenWidth) { s, e, first in
+            context.lineWidth(p, prefix: p.prefix, s, e, tabOrigin: first ? firstLead : otherLead, hyphenWidth: hyphenWidth,
+                              walk: walk)
+        }
+        let candidates = try breakCandidates(p, filler: filler)
+        if style.wrapStyle == .optimal {
+            return try fit.ends(candidates, startsParagraph: true, shouldStop: request.shouldStop)
+        }
+        return try prettyEnds(p, filler: filler, candidates: candidates, fit: fit, widths: widths)
+    }
+
+    /// Greedy's lines, then its last four again by `fit` when the last is short.
+    private func prettyEnds(_ p: ShapedParagraph, filler: LineFiller, candidates: [BreakCandidate],
+                                     fit: TotalFit, widths: (first: Double, other: Double)) throws -> [PlannedEnd]? {
+        var greedy = filler
+        var ends: [PlannedEnd] = []
+        var start = 0
+        while start < p.count {
+            if let stop = request.shouldStop?() { throw stop }
+            let end = try greedy.nextLine(from: start, maxWidth: ends.isEmpty ? widths.first : widths.other) { s, e in
+                fit.measure(s, e, s == 0)
+            }
+            guard end > start else { return nil }
+            ends.append(PlannedEnd(end: end, addsHyphen: greedy.endsHyphenated))
+            start = end
+        }
+        guard ends.count >= 2 else { return ends }
+        let lastStart = ends[ends.count - 2].end
+        guard fit.measure(lastStart, p.count, false) < widths.other / 3 else { return ends }
+        let kept = max(0, ends.count - 4)
+        let tailStart = kept == 0 ? 0 : ends[kept - 1].end
+        let tail = candidates.filter { $0.offset >= tailStart }
+        guard tail.first?.offset == tailStart,
+              let rebroken = try fit.ends(tail, startsParagraph: tailStart == 0, shouldStop: request.shouldStop)
+        else { return ends }
+        return Array(ends.prefix(kept)) + rebroken
+    }
+
+    /// Where the paragraph's lines may end: its start, its break opportunities (a soft
+    /// hyphen's only when soft hyphens break) and, with `hyphenation: auto`, the points of
+    /// each word after one, ascending, the paragraph's end last.
+    private func breakCandidates(_ p: ShapedParagraph, filler: LineFiller) throws -> [BreakCandidate] {
+        let opportunities: Boundaries
+        switch p.breaks {
+        case .all(let all): opportunities = all
+        case .onDemand(let finder, _): opportunities = try finder.allOpportunities()
+        }
+        var candidates = [BreakCandidate(offset: 0, showsHyphen: false, addsHyphen: false, mandatory: false)]
+        candidates.reserveCapacity(opportunities.offsets.count + 1)
+        func addPoints(after offset: Int) {
+            guard let points = filler.hyphenationPoints?(offset, offset) else { return }
+            for point in points where point > offset && point < p.count {
+                candidates.append(BreakCandidate(offset: point, showsHyphen: true, addsHyphen: true, mandatory: false))
+            }
+        }
+        addPoints(after: 0)
+        for (k, raw) in opportunities.offsets.enumerated() {
+            let offset = Int(raw)
+            guard offset > 0, offset <= p.count else { continue }
+            if k & 1023 == 0, let stop = request.shouldStop?() { throw stop }
+            let soft = offset < p.count && p.softHyphenEnds.contains(offset)
+            if soft, filler.ignoresSoftHyphens, !opportunities.mandatory[k] { continue }
+            candidates.append(BreakCandidate(offset: offset, showsHyphen: soft, addsHyphen: false,
+                                             mandatory: opportunities.mandatory[k] && offset < p.count))
+            if offset < p.count { addPoints(after: offset) }
+        }
+        if candidates.last?.offset != p.count {
+            candidates.append(BreakCandidate(offset: p.count, showsHyphen: false, addsHyphen: false, mandatory: false))
+        }
+        // A word's points lie between the opportunities around it; kept in order should ICU
+        // ever find one inside a word of letters.
+        if zip(candidates, candidates.dropFirst()).contains(where: { $0.offset >= $1.offset }) {
+            candidates.sort { $0.offset < $1.offset }
+            var seen = -1
+            candidates.removeAll { c in defer { seen = c.offset }; return c.offset == seen }
+        }
+        return candidates
+    }
+}
