@@ -46,14 +46,22 @@ func version(socket: String?) async {
 }
 
 /// Reads one of the layout options `layout` and `render` share (`--width`, `--font`,
-/// `--language`) into `params`, taking its value with `value`; false for any other option.
+/// `--language`, `--wrap-style`, `--hyphenation`) into `params`, taking its value with
+/// `value`; false for any other option.
 func readLayoutOption(_ option: String, into params: inout LayoutParams, command: String, value: (String) -> String) -> Bool {
+    func choice(_ choices: [String]) -> String {
+        let v = value(option)
+        guard choices.contains(v) else { usageError("\(option) needs one of \(choices.joined(separator: ", ")), got \(v)", command: command) }
+        return v
+    }
     switch option {
     case "--width":
         guard let v = Double(value(option)) else { usageError("--width needs a number", command: command) }
         params.width = v
     case "--font": params.font = FontSpec(parsing: value(option))
     case "--language": params.language = value(option)
+    case "--wrap-style": params.paragraph.wrapStyle = choice(ParagraphParams.wrapStyles)
+    case "--hyphenation": params.paragraph.hyphenation = choice(ParagraphParams.hyphenations)
     default: return false
     }
     return true

@@ -7,10 +7,14 @@ enum Help {
     /// Each command: its usage line(s) and what it does.
     static let commands: [(name: String, usage: String, summary: String)] = [
         ("ping", "ping", "check that layoutd answers; prints its version, socket and protocol"),
-        ("layout", #"layout [--width W] [--font "FAMILY [Bold] [Italic] SIZE"] [--language TAG] [--json] TEXT|-"#,
-         "lay out TEXT (- reads standard input) and print each line: range (UTF-8 bytes), box, baseline and its text; --json prints the result as layoutd sent it"),
+        ("layout", """
+            layout [--width W] [--font "FAMILY [Bold] [Italic] SIZE"] [--language TAG] [--wrap-style STYLE]
+                   [--hyphenation none|manual|auto] [--json] TEXT|-
+            """,
+         "lay out TEXT (- reads standard input) and print each line: range (UTF-8 bytes), box, baseline and its text; --wrap-style is greedy, balance, optimal or pretty; --json prints the result as layoutd sent it"),
         ("render", """
-            render [--width W] [--font F] [--language TAG] [--format png|svg] [--scale S] [--margin PT] [--overlay]
+            render [--width W] [--font F] [--language TAG] [--wrap-style STYLE] [--hyphenation H]
+                   [--format png|svg] [--scale S] [--margin PT] [--overlay]
                    [--detect KIND,KIND] [--attachments] [--highlight START:END[:normal|pressed|disabled]]
                    [--selection START:END] [--background COLOR|transparent] -o FILE TEXT|-
             """,

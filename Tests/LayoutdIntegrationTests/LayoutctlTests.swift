@@ -40,6 +40,26 @@ import Testing
         #expect(texts.joined() == "The quick brown fox jumps over the lazy dog")
     }
 
+    @Test func wrapStyleAndHyphenationOptions() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let text = "It was the best of times, it was the worst of times, it was the age of wisdom"
+        func ranges(_ options: [String]) throws -> [String] {
+            let r = try layoutctl(["--socket", daemon.socketPath, "layout", "--width", "150", "--font", "Noto Sans 16"]
+                                  + options + [text])
+            #expect(r.status == 0, "\(r.error)")
+            return r.output.split(separator: "\n").dropFirst().compactMap { $0.split(separator: "[").dropFirst().first.map(String.init) }
+        }
+        // As docs/protocol.md shows it: optimal breaks after "times," (53), greedy after "was" (56).
+        #expect(try ranges(["--wrap-style", "optimal"]).contains { $0.hasPrefix("37, 53)") })
+        #expect(try ranges([]).contains { $0.hasPrefix("37, 56)") })
+        let hyphenated = try layoutctl(["--socket", daemon.socketPath, "layout", "--width", "120", "--language", "en",
+                                        "--hyphenation", "auto", "see hyphenation"])
+        #expect(hyphenated.output.contains("│see hyphen│") || hyphenated.output.contains("│see hy│"), "\(hyphenated.output)")
+        let bad = try layoutctl(["--socket", daemon.socketPath, "layout", "--wrap-style", "best", "x"])
+        #expect(bad.status == 2 && bad.error.contains("greedy, balance, optimal, pretty"))
+    }
+
     @Test func readsStandardInputAndPrintsJSON() throws {
         let daemon = try Daemon()
         defer { daemon.stop() }
@@ -122,6 +142,7 @@ import Testing
             }
             complete_words layoutctl ren
             complete_words layoutctl render --ov
+            complete_words layoutctl layout --wrap-style op
             complete_words layoutctl cat
             complete_words layoutctl catalog --p
             complete_words layoutctl --socket "$2" layout --font "Noto Sans Ar"
@@ -132,6 +153,7 @@ import Testing
         let lines = output.split(separator: "\n").map(String.init)
         #expect(lines.contains("layoutctl ren: render"), "\(output)")
         #expect(lines.contains("layoutctl render --ov: --overlay"), "\(output)")
+        #expect(lines.contains("layoutctl layout --wrap-style op: optimal"), "\(output)")
         #expect(lines.contains("layoutctl cat: catalog") && lines.contains("layoutctl catalog --p: --port"), "\(output)")
         #expect(lines.contains { $0.hasSuffix("--font Noto Sans Ar: Noto Sans Arabic Noto Sans Armenian") }, "\(output)")
     }

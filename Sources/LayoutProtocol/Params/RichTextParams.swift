@@ -187,13 +187,13 @@ public struct TruncationParams: Sendable {
 public struct ParagraphParams: Sendable {
     public static let aligns = ["start", "end", "left", "right", "center", "justify"]
     public static let tabAlignments = ["left", "right", "center", "decimal"]
-    public static let wrapStyles = ["greedy", "balance"]
+    public static let wrapStyles = ["greedy", "balance", "optimal", "pretty"]
     public static let hyphenations = ["none", "manual", "auto"]
 
     public var align: String?
     public var direction: String?
     public var wrap: String?
-    /// `greedy` (nil) or `balance`.
+    /// `greedy` (nil), `balance`, `optimal` or `pretty`.
     public var wrapStyle: String?
     /// `none`, `manual` (nil) or `auto` (CSS `hyphens`).
     public var hyphenation: String?
