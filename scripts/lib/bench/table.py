@@ -106,6 +106,7 @@ def print_table(rows, passes):
         return   # --only keystroke
     print_corpus(rows)
     print_relayout(rows)
+    typography.print_wrap(rows)
     typography.print_hyphenation(rows)
     if "streaming" not in rows:
         print_short(rows)
