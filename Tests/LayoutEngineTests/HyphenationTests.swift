@@ -1,4 +1,4 @@
-import LayoutEngine
+@testable import LayoutEngine
 import Testing
 
 /// libhyphen's break points through the engine's owner of its dictionaries: Debian's
@@ -53,6 +53,21 @@ import Testing
         for word in ["h4ck3r", "example.com", "ok👍"] { #expect(try hyphenated(word, "en") == word) }
         #expect(hyphenator.breakPoints(in: Array("Wort".utf16), language: "xx", before: 2, after: 2) == nil)
         #expect(hyphenator.breakPoints(in: Array("Wort".utf16), language: "", before: 2, after: 2) == nil)
+    }
+
+    /// Languages are found in the folder's listing: tags without a dictionary, however many,
+    /// load nothing and keep nothing.
+    @Test func unknownLanguagesLoadAndKeepNothing() throws {
+        let fresh = Hyphenator(cachedWords: 8)
+        for a in UnicodeScalar("a").value...UnicodeScalar("z").value {
+            for b in UnicodeScalar("a").value...UnicodeScalar("z").value {
+                let tag = "q\(Character(UnicodeScalar(a)!))\(Character(UnicodeScalar(b)!))-XY"
+                #expect(fresh.breakPoints(in: Array("hyphenation".utf16), language: tag, before: 2, after: 2) == nil)
+            }
+        }
+        #expect(fresh.counts == Hyphenator.Counts(dictionaries: 0, cachedWords: 0, hits: 0, misses: 0))
+        #expect(Hyphenator.dictionaryFiles(in: fresh.folder).isSuperset(of: ["hyph_en_US.dic", "hyph_de_DE.dic", "hyph_fr.dic"]))
+        #expect(Hyphenator.dictionaryFiles(in: "/nonexistent-folder").isEmpty)
     }
 
     @Test func dictionariesLoadOnceAndWordsAreCached() throws {

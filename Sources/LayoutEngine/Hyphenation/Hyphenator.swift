@@ -13,8 +13,14 @@ public final class Hyphenator: Sendable {
     private let state: Mutex<State>
 
     private struct State {
-        /// By language tag as asked for; nil: no dictionary for it (remembered too).
-        var dictionaries: [String: HyphenationDictionary?] = [:]
+        /// The dictionary files of the folder, listed on first use (nil before): a language
+        /// is looked up in it, so that requests naming ever new languages make no system calls
+        /// and leave nothing behind.
+        var files: Set<String>?
+        /// The dictionaries loaded, by file name, and the files that would not load: both
+        /// bounded by the folder's files.
+        var loaded: [String: HyphenationDictionary] = [:]
+        var unusable: Set<String> = []
         var words: BoundedCache<WordKey, [Int]>
         var hits = 0, misses = 0
     }
@@ -46,7 +52,7 @@ public final class Hyphenator: Sendable {
     /// The dictionary files a BCP 47 tag may use, most specific first: `de-CH` →
     /// `hyph_de_CH.dic`, `hyph_de.dic`; `en` → `hyph_en.dic`, `hyph_en_US.dic` (a language's
     /// main region, as Debian links them).
-    func candidateFiles(_ language: String) -> [String] {
+    func candidateNames(_ language: String) -> [String] {
         let parts = language.split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
         guard let primary = parts.first?.lowercased(), !primary.isEmpty, primary.allSatisfy(\.isLetter) else { return [] }
         var names: [String] = []
@@ -55,19 +61,42 @@ public final class Hyphenator: Sendable {
         }
         names.append("hyph_\(primary).dic")
         names.append("hyph_\(primary)_\(primary.uppercased()).dic")
-        return names.map { "\(folder)/\($0)" }
+        return names
     }
 
     /// The dictionary for `language`, loaded on first use; nil when the folder has none.
     public func dictionary(for language: String) -> HyphenationDictionary? {
-        if let known = state.withLock({ $0.dictionaries[language] }) { return known }
-        let found = candidateFiles(language).lazy.filter { access($0, R_OK) == 0 }
-            .compactMap { try? HyphenationDictionary(path: $0) }.first
-        return state.withLock { s in
-            if let raced = s.dictionaries[language] { return raced }
-            s.dictionaries[language] = .some(found)
-            return found
+        if state.withLock({ $0.files == nil }) {
+            let listed = Self.dictionaryFiles(in: folder)
+            state.withLock { s in if s.files == nil { s.files = listed } }
         }
+        for name in candidateNames(language) {
+            let known = state.withLock { s -> (present: Bool, loaded: HyphenationDictionary?) in
+                (s.files?.contains(name) == true && !s.unusable.contains(name), s.loaded[name])
+            }
+            if let loaded = known.loaded { return loaded }
+            guard known.present else { continue }
+            let made = try? HyphenationDictionary(path: "\(folder)/\(name)")
+            let kept = state.withLock { s -> HyphenationDictionary? in
+                if let raced = s.loaded[name] { return raced }
+                if let made { s.loaded[name] = made } else { s.unusable.insert(name) }
+                return made
+            }
+            if let kept { return kept }
+        }
+        return nil
+    }
+
+    /// The names of the `hyph_*.dic` files in `folder` (none when it cannot be read).
+    static func dictionaryFiles(in folder: String) -> Set<String> {
+        guard let dir = opendir(folder) else { return [] }
+        defer { closedir(dir) }
+        var names = Set<String>()
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix("hyph_"), name.hasSuffix(".dic") { names.insert(name) }
+        }
+        return names
     }
 
     /// `HyphenationDictionary.breakPoints` of `word` in `language`, from the cache when it
@@ -90,7 +119,7 @@ public final class Hyphenator: Sendable {
 
     public var counts: Counts {
         state.withLock { s in
-            Counts(dictionaries: s.dictionaries.values.filter { $0 != nil }.count, cachedWords: s.words.count,
+            Counts(dictionaries: s.loaded.count, cachedWords: s.words.count,
                    hits: s.hits, misses: s.misses)
         }
     }
