@@ -70,8 +70,12 @@ extension LayoutPass {
         }
         var candidates = [BreakCandidate(offset: 0, showsHyphen: false, addsHyphen: false, mandatory: false)]
         candidates.reserveCapacity(opportunities.offsets.count + 1)
+        // Only where a word starts: an opportunity inside a stretch between spaces (after a
+        // `/` or `-`, or between ideographs) is in no word of letters, and looking around it
+        // for one would read the stretch again at every such opportunity.
         func addPoints(after offset: Int) {
-            guard let points = filler.hyphenationPoints?(offset, offset) else { return }
+            guard offset == 0 || isHangingSpace(p.text[offset - 1]),
+                  let points = filler.hyphenationPoints?(offset, offset) else { return }
             for point in points where point > offset && point < p.count {
                 candidates.append(BreakCandidate(offset: point, showsHyphen: true, addsHyphen: true, mandatory: false))
             }
