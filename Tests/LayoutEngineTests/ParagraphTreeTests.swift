@@ -57,15 +57,29 @@ import Testing
         check(tree, [])
     }
 
+    /// A document edited into a new one shares its tree: the old must not change.
+    @Test func anEditedCopyLeavesTheOriginalAsItWas() throws {
+        var generator = SeededGenerator(state: 36)
+        let model = (0..<200).map { _ in paragraph(&generator) }
+        let original = try ParagraphTree(model)
+        var edited = original
+        for _ in 0..<50 {
+            let lower = Int.random(in: 0...edited.count, using: &generator)
+            edited.replace(lower..<min(edited.count, lower + 2), with: [paragraph(&generator)])
+        }
+        check(original, model)
+    }
+
     @Test func aLargeTreeStaysShallow() throws {
         var generator = SeededGenerator(state: 7)
         let model = (0..<20_000).map { _ in paragraph(&generator) }
         let tree = try ParagraphTree(model)
-        #expect(height(tree, tree.root) < 80, "a treap's height is O(log n) expected")
+        #expect(height(tree.root) < 80, "a treap's height is O(log n) expected")
     }
 
-    func height(_ tree: ParagraphTree<[UInt16]>, _ t: Int32) -> Int {
-        t < 0 ? 0 : 1 + max(height(tree, tree.nodes[Int(t)].left), height(tree, tree.nodes[Int(t)].right))
+    func height(_ t: TreapNode?) -> Int {
+        guard let t else { return 0 }
+        return 1 + max(height(t.left), height(t.right))
     }
 
     @Test func buildingStopsWhenAsked() {
