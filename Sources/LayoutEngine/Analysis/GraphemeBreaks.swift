@@ -93,3 +93,26 @@ enum GraphemeBreaks {
         }
     }
 }
+
+/// The grapheme cluster boundaries (UAX #29) nearest `offset` in `text`: the last at or
+/// before it and the first at or after it. Found over the paragraph holding `offset`, its
+/// separator included: clusters never cross a paragraph separator (GB4, GB5), but a CR and
+/// the LF after it are one (GB3).
+public func graphemeBounds(around offset: Int, in text: [UInt16]) -> (atOrBefore: Int, atOrAfter: Int) {
+    let n = text.count, offset = min(max(0, offset), n)
+    var lower = offset
+    while lower > 0 {
+        let u = text[lower - 1]
+        if endsParagraph(u), !(u == 0x0D && lower < n && text[lower] == 0x0A) { break }
+        lower -= 1
+    }
+    var upper = offset
+    while upper < n, !endsParagraph(text[upper]) { upper += 1 }
+    if upper < n { upper += text[upper] == 0x0D && upper + 1 < n && text[upper + 1] == 0x0A ? 2 : 1 }
+    let boundaries = text[lower..<upper].withUnsafeBufferPointer { GraphemeBreaks.boundaries($0) }
+    let after = boundaries.partitionPoint { lower + Int($0) < offset }
+    let atOrAfter = after < boundaries.count ? lower + Int(boundaries[after]) : upper
+    let atOrBefore = after < boundaries.count && atOrAfter == offset ? offset
+        : lower + Int(boundaries[max(0, after - 1)])
+    return (atOrBefore, atOrAfter)
+}

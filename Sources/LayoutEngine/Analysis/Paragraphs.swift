@@ -56,6 +56,20 @@ public func paragraphEnds(of text: [UInt16]) -> [Int] {
     text.withUnsafeBufferPointer { paragraphRanges($0).map(\.end) }
 }
 
+/// The first paragraph end (an offset just after a separator; CR LF is one) at or after
+/// `offset` and before the text's end; nil when there is none. Reads only the units from
+/// `offset` to that end.
+public func nextParagraphEnd(in text: [UInt16], atOrAfter offset: Int) -> Int? {
+    let n = text.count
+    var i = max(1, offset)
+    while i < n {
+        let u = text[i - 1]
+        if isParagraphSeparator(u), !(u == 0x0D && text[i] == 0x0A) { return i }
+        i += 1
+    }
+    return nil
+}
+
 /// Whether `u` ends a paragraph (LF, CR, NEL, U+2029; CR LF is one separator).
 public func endsParagraph(_ u: UInt16) -> Bool { isParagraphSeparator(u) }
 

@@ -21,21 +21,21 @@ public struct TextSummary: Sendable, Equatable {
     /// The lengths of `units` (UTF-16) in each encoding; a lone surrogate counts as one code
     /// point of three UTF-8 bytes, as its replacement character is written.
     public init(units: [UInt16], lines: Int = 0, height: Double = 0) {
-        var utf8 = 0, utf32 = 0, i = 0
-        let count = units.count
+        // Each unit as if alone (1, 2 or 3 bytes; a surrogate 3), then a lead surrogate
+        // followed by a trail one made 4 bytes and one code point: counted without a branch
+        // per unit (every pair is a trail and the unit before it, so none overlap).
+        var utf8 = 0, pairs = 0
         units.withUnsafeBufferPointer { u in
-            while i < count {
-                let unit = u[i]
-                if UTF16.isLeadSurrogate(unit), i + 1 < count, UTF16.isTrailSurrogate(u[i + 1]) {
-                    utf8 += 4; utf32 += 1; i += 2
-                    continue
-                }
-                utf8 += unit < 0x80 ? 1 : (unit < 0x800 ? 2 : 3)
-                utf32 += 1
-                i += 1
+            guard let base = u.baseAddress else { return }
+            var previousIsLead = false
+            for i in 0..<u.count {
+                let unit = base[i], top = unit >> 10   // 0x36: a lead surrogate, 0x37: a trail
+                utf8 &+= unit < 0x80 ? 1 : (unit < 0x800 ? 2 : 3)
+                pairs &+= top == 0x37 && previousIsLead ? 1 : 0
+                previousIsLead = top == 0x36
             }
         }
-        self.init(utf16: count, utf8: utf8, utf32: utf32, lines: lines, height: height)
+        self.init(utf16: units.count, utf8: utf8 - 2 * pairs, utf32: units.count - pairs, lines: lines, height: height)
     }
 
     /// The length in `encoding`.
