@@ -174,9 +174,11 @@ extension RequestContext {
         let hanging = position(le) - position(visibleEnd)
         var x = p.isRTL ? -hanging : 0
         var result: [LineRun] = []
+        result.reserveCapacity(4)
         let base = p.range.start
+        var pieces: [(run: Int, start: Int, end: Int)] = []
         for visual in try p.bidi.visualRuns(ls, le) {
-            var pieces: [(run: Int, start: Int, end: Int)] = []
+            pieces.removeAll(keepingCapacity: true)
             var r = p.runs.partitionPoint { $0.end <= visual.start }
             while r < p.runs.count, p.runs[r].start < visual.end {
                 // Cut further where the style changes.
@@ -193,50 +195,59 @@ extension RequestContext {
             }
             if visual.isRTL { pieces.reverse() }
             for piece in pieces {
-                let shaped = p.runs[piece.run]
                 let width = position(piece.end) - position(piece.start)
                 let styleIndex = styleIndex(at: base + piece.start)
-                var glyphs: [PositionedGlyph] = []
-                if request.detail == .glyphs {
-                    var lastCluster = -1
-                    for g in shaped.glyphs[shaped.glyphRange(piece.start, piece.end)] {
-                        let cluster = Int(g.cluster)
-                        var glyph = PositionedGlyph(id: g.id, cluster: base + cluster, advance: Double(g.advance),
-                                                    xOffset: Double(g.xOffset), yOffset: Double(g.yOffset))
-                        if cluster != lastCluster {
-                            // The cluster's first glyph carries what layout added to the
-                            // cluster: letter spacing, a tab's advance, justification.
-                            let shapedAdvance = shaped.glyphs[shaped.glyphRange(cluster, cluster + 1)].reduce(0.0) { $0 + Double($1.advance) }
-                            glyph.advance += final[cluster] - shapedAdvance
-                            if hyphenated, cluster == le - 1,
-                               let hyphen = hyphen(in: shaped.face, size: request.styles[shaped.styleIndex].font.size) {
-                                glyph.id = hyphen.glyph
-                            }
-                            lastCluster = cluster
-                        }
-                        glyphs.append(glyph)
-                    }
-                }
-                let font = fontNumber(shaped.face, styleIndex: shaped.styleIndex)
+                let shapedStyle = p.runs[piece.run].styleIndex, face = p.runs[piece.run].face
+                let glyphs = request.detail == .glyphs
+                    ? positionedGlyphs(p.runs[piece.run], piece.start, piece.end, base: base, final: final,
+                                       hyphenAt: hyphenated ? le - 1 : nil)
+                    : []
+                let font = fontNumber(face, styleIndex: shapedStyle)
                 let start = base + piece.start, end = base + piece.end
-                if var last = result.last, last.font == font, last.level == visual.level, last.style == styleIndex,
-                   !last.isToken, request.styles[shaped.styleIndex].attachment == nil, visual.isRTL ? last.start == end : last.end == start {
+                let n = result.count - 1
+                if n >= 0, result[n].font == font, result[n].level == visual.level, result[n].style == styleIndex,
+                   !result[n].isToken, request.styles[shapedStyle].attachment == nil,
+                   visual.isRTL ? result[n].start == end : result[n].end == start {
                     // Same font, style and direction as the run before (only the script
-                    // changed): one run for the client.
-                    last.start = min(last.start, start)
-                    last.end = max(last.end, end)
-                    last.width += width
-                    last.glyphs += glyphs
-                    result[result.count - 1] = last
+                    // changed): one run for the client. (In place: a copy would share, and
+                    // so copy, its glyphs.)
+                    result[n].start = min(result[n].start, start)
+                    result[n].end = max(result[n].end, end)
+                    result[n].width += width
+                    result[n].glyphs += glyphs
                 } else {
                     result.append(LineRun(start: start, end: end, font: font, style: styleIndex, level: visual.level,
-                                          x: x, width: width, baselineOffset: request.styles[shaped.styleIndex].baselineOffset,
+                                          x: x, width: width, baselineOffset: request.styles[shapedStyle].baselineOffset,
                                           isToken: false, glyphs: glyphs))
                 }
                 x += width
             }
         }
         return result
+    }
+
+    /// The glyphs of `shaped` for `start..<end` as a result lists them: each cluster's first
+    /// glyph carries what layout added to the cluster (letter spacing, a tab's advance,
+    /// justification), and the cluster at `hyphenAt` shows the font's hyphen.
+    private func positionedGlyphs(_ shaped: ShapedRun, _ start: Int, _ end: Int, base: Int, final: [Double],
+                                  hyphenAt: Int?) -> [PositionedGlyph] {
+        var glyphs: [PositionedGlyph] = []
+        var lastCluster = -1
+        for g in shaped.glyphs[shaped.glyphRange(start, end)] {
+            let cluster = Int(g.cluster)
+            var glyph = PositionedGlyph(id: g.id, cluster: base + cluster, advance: Double(g.advance),
+                                        xOffset: Double(g.xOffset), yOffset: Double(g.yOffset))
+            if cluster != lastCluster {
+                let shapedAdvance = shaped.glyphs[shaped.glyphRange(cluster, cluster + 1)].reduce(0.0) { $0 + Double($1.advance) }
+                glyph.advance += final[cluster] - shapedAdvance
+                if cluster == hyphenAt, let hyphen = hyphen(in: shaped.face, size: request.styles[shaped.styleIndex].font.size) {
+                    glyph.id = hyphen.glyph
+                }
+                lastCluster = cluster
+            }
+            glyphs.append(glyph)
+        }
+        return glyphs
     }
 }
 

@@ -42,6 +42,8 @@ struct RequestContext {
     /// looked up by two integers rather than by hashing the font's names for every run of
     /// every line. (The face is held with its number, so that its identifier stays its own.)
     var faceStyleNumbers: [FaceStyle: (face: FontFace, number: Int)] = [:]
+    /// The last of them looked up.
+    var lastFaceStyle: (key: FaceStyle, number: Int)?
 
     struct FaceStyle: Hashable {
         var face: ObjectIdentifier
@@ -75,11 +77,17 @@ struct RequestContext {
     /// result's font table, adding it on first use.
     mutating func fontNumber(_ face: FontFace, styleIndex: Int) -> Int {
         let key = FaceStyle(face: ObjectIdentifier(face), style: styleIndex)
-        if let known = faceStyleNumbers[key] { return known.number }
+        // A line's runs mostly repeat the font of the run before: asked first, without hashing.
+        if let last = lastFaceStyle, last.key == key { return last.number }
+        if let known = faceStyleNumbers[key] {
+            lastFaceStyle = (key, known.number)
+            return known.number
+        }
         let style = request.styles[styleIndex]
         let number = fontNumber(UsedFont(identity: face.identity, family: face.familyName, size: style.font.size,
                                          variations: face.effectiveVariations(style.font)))
         faceStyleNumbers[key] = (face, number)
+        lastFaceStyle = (key, number)
         return number
     }
 
