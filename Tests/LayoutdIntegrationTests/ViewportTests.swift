@@ -83,12 +83,17 @@ import Testing
             let height = try #require(fresh["size"]?["height"]?.doubleValue)
             if step % 2 == 0 {
                 let updated = try client.result("update", ["handle": handle, "edits": [edit]])
-                #expect(withoutHandle(updated) == fresh, "step \(step): full")
+                // Positions are sums over the pieces above: the edited document's pieces are
+                // cut where its edits left them, a fresh layout's anew (docs/protocol.md allows
+                // the last digit written).
+                let d = PiecedDocumentTests().difference(withoutHandle(updated), fresh)
+                #expect(d == nil, "step \(step): full: \(d ?? "")")
             } else {
                 let y = Double.random(in: -100...height, using: &generator), h = 50 * 22.0
                 let updated = try client.result("update", ["handle": handle, "edits": [edit],
                                                            "viewport": ["y": .number(y), "height": .number(h)]])
-                #expect(withoutHandle(updated) == slice(fresh, y: y, height: h), "step \(step): viewport at \(y)")
+                let d = PiecedDocumentTests().difference(withoutHandle(updated), slice(fresh, y: y, height: h))
+                #expect(d == nil, "step \(step): viewport at \(y): \(d ?? "")")
                 let lines = try #require(updated["diff"]?["viewport"]?["lines"])
                 let first = try #require(updated["lines"]?.arrayValue?.first?["start"])
                 #expect(lines["end"]!.intValue! - lines["start"]!.intValue! == updated["lines"]?.arrayValue?.count)

@@ -20,6 +20,10 @@ final class RetainedLayout: Sendable {
     let fontFingerprint: String
     /// Offset mappings for other encodings than the one it was made with, made on first use.
     private let mappings: Mutex<[OffsetEncoding: OffsetMapping]>
+    /// Whether it was laid out without runs and positions (`LayoutKeeping.reusable`): queries
+    /// read its layout with them, `full`, made on first need.
+    let isCompact: Bool
+    private let fullLayout = Mutex<RetainedLayout?>(nil)
 
     struct Region: Sendable {
         var kind: String
@@ -67,7 +71,27 @@ final class RetainedLayout: Sendable {
             + copies * (layout.lines.count * 160 + runCount * 120 + glyphCount * 48) + regions.count * 96
             + layout.shapingBytes
         self.mappings = Mutex([encoding: built.mapping])
+        self.isCompact = !built.request.keepsGeometry && layout.reusable != nil
     }
+
+    /// The layout with runs and positions, when it is compact and one was made.
+    var full: RetainedLayout? { fullLayout.withLock { $0 } }
+
+    /// Keeps `made` as the full layout unless another was kept first; the one kept, and
+    /// whether it is `made`.
+    func keepFull(_ made: RetainedLayout) -> (full: RetainedLayout, isNew: Bool) {
+        fullLayout.withLock { kept in
+            if let kept { return (kept, false) }
+            kept = made
+            return (made, true)
+        }
+    }
+
+    /// The memory the full layout adds (its kept shaping is this layout's).
+    static func addedBytes(of full: RetainedLayout) -> Int { full.bytes - full.shapingBytes }
+
+    /// Estimated memory held now: with the full layout, when one was made.
+    var currentBytes: Int { bytes + (full.map(Self.addedBytes) ?? 0) }
 
     var text: [UInt16] { built.request.text }
 
@@ -137,18 +161,34 @@ final class LayoutStore: Sendable {
             let handle = "\(node).\(run).\(String(s.next, radix: 36))"
             s.tick += 1
             s.entries[handle] = (layout, s.tick, HandleLock())
-            s.bytes += layout.bytes
+            s.bytes += layout.currentBytes
             s.shapingBytes += layout.shapingBytes
             s.pieces += layout.pieceCount
-            while s.entries.count > max(maxCount, 1) || (s.bytes > maxBytes && s.entries.count > 1),
-                  let oldest = s.entries.min(by: { $0.value.tick < $1.value.tick }), oldest.key != handle {
-                s.entries[oldest.key] = nil
-                s.bytes -= oldest.value.layout.bytes
-                s.shapingBytes -= oldest.value.layout.shapingBytes
-                s.pieces -= oldest.value.layout.pieceCount
-                s.evicted += 1
-            }
+            evict(&s, keeping: handle)
             return handle
+        }
+    }
+
+    /// Evicts the least recently used while the store is past its limits, never `handle`.
+    private func evict(_ s: inout State, keeping handle: String) {
+        while s.entries.count > max(maxCount, 1) || (s.bytes > maxBytes && s.entries.count > 1),
+              let oldest = s.entries.min(by: { $0.value.tick < $1.value.tick }), oldest.key != handle {
+            s.entries[oldest.key] = nil
+            s.bytes -= oldest.value.layout.currentBytes
+            s.shapingBytes -= oldest.value.layout.shapingBytes
+            s.pieces -= oldest.value.layout.pieceCount
+            s.evicted += 1
+        }
+    }
+
+    /// Counts `bytes` more for `layout` (a compact piece of it got its full layout), when it
+    /// is still what `handle` holds; others are evicted if that takes the store past its bound.
+    func grew(_ handle: String, _ layout: RetainedDocument, by bytes: Int) {
+        state.withLock { s in
+            guard let entry = s.entries[handle], entry.layout === layout else { return }
+            layout.grownBytes.add(bytes, ordering: .relaxed)
+            s.bytes += bytes
+            evict(&s, keeping: handle)
         }
     }
 
@@ -169,7 +209,7 @@ final class LayoutStore: Sendable {
         state.withLock { s in
             guard let entry = s.entries[handle] else { return false }
             s.tick += 1
-            s.bytes += layout.bytes - entry.layout.bytes
+            s.bytes += layout.currentBytes - entry.layout.currentBytes
             s.shapingBytes += layout.shapingBytes - entry.layout.shapingBytes
             s.pieces += layout.pieceCount - entry.layout.pieceCount
             s.entries[handle] = (layout, s.tick, entry.lock)
@@ -182,7 +222,7 @@ final class LayoutStore: Sendable {
     func release(_ handle: String) -> Bool {
         let removed = state.withLock { s -> RetainedDocument? in
             guard let entry = s.entries.removeValue(forKey: handle) else { return nil }
-            s.bytes -= entry.layout.bytes
+            s.bytes -= entry.layout.currentBytes
             s.shapingBytes -= entry.layout.shapingBytes
             s.pieces -= entry.layout.pieceCount
             return entry.layout

@@ -44,7 +44,7 @@ extension LayoutService {
     func retainDocument(_ p: LayoutParams, session: Session) throws(RPCError) -> RetainedDocument {
         let text = try requestText(units: p.textUnits, text: p.text, retained: true)
         guard RetainedDocument.mayBePieced(p), text.count >= DocumentCuts.piecedLength else {
-            return RetainedDocument(whole: try perform(p, session: session, geometry: true, utf16Text: text))
+            return RetainedDocument(whole: try perform(p, session: session, keeping: .everything, utf16Text: text))
         }
         let mapping = OffsetMapping(text: text, encoding: session.offsetEncoding.engineEncoding)
         let spans = try utf16Spans(p, mapping: mapping, session: session)
@@ -78,7 +78,7 @@ extension LayoutService {
         items.reserveCapacity(ranges.count)
         var tally = PieceTally()
         for (i, range) in ranges.enumerated() {
-            let piece = try perform(params, session: session, geometry: true, utf16Spans: pieceSpans[i],
+            let piece = try perform(params, session: session, keeping: .reusable, utf16Spans: pieceSpans[i],
                                     utf16Text: Array(text[range]), previous: reusable(range), continues: i < ranges.count - 1)
             tally.add(piece)
             items.append((piece, RetainedDocument.summary(of: piece, first: i == 0, gap: gap)))

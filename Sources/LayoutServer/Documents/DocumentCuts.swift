@@ -9,7 +9,7 @@ typealias TextSpan = (start: Int, end: Int, attributes: SpanAttributes)
 /// inside a span that makes a region (a region is found in one piece, as one region).
 enum DocumentCuts {
     /// The length a piece grows to before it is cut: an edit lays out about this much again.
-    static let pieceLength = 4096
+    static let pieceLength = 2048
     /// Shorter documents stay whole.
     static let piecedLength = 2 * pieceLength
 
@@ -19,15 +19,21 @@ enum DocumentCuts {
         let regionSpans = spans.filter { $0.end > $0.start && makesRegion($0.attributes) }
             .map { ($0.start, $0.end) }.sorted { $0.0 < $1.0 }
         var ranges: [Range<Int>] = [], start = 0, k = 0, reach = 0
-        for end in paragraphEnds(of: text) where end < text.count {
+        // Each cut is the first paragraph end a piece's length on that no region span
+        // crosses: only the units from there to it are read, not every paragraph's.
+        var from = pieceLength
+        while let end = nextParagraphEnd(in: text, atOrAfter: from) {
             // The furthest any region span that starts before `end` reaches.
             while k < regionSpans.count, regionSpans[k].0 < end {
                 reach = max(reach, regionSpans[k].1)
                 k += 1
             }
-            if end - start >= pieceLength, reach <= end {
+            if reach <= end {
                 ranges.append(start..<end)
                 start = end
+                from = end + pieceLength
+            } else {
+                from = reach   // no end before it can be cut at
             }
         }
         ranges.append(start..<text.count)

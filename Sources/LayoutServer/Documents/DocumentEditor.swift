@@ -41,7 +41,7 @@ struct DocumentEditor {
         self.tree = old.tree
         self.params = RetainedDocument.pieceParams(old.params)
         self.gap = old.gap
-        self.bytes = old.bytes
+        self.bytes = old.currentBytes
         self.shapingBytes = old.shapingBytes
     }
 
@@ -124,8 +124,13 @@ struct DocumentEditor {
         let spans = DocumentCuts.split(r.edits.spans, at: ranges)
         var items: [(item: RetainedLayout, summary: TextSummary)] = []
         for (k, range) in ranges.enumerated() {
-            let piece = try service.perform(params, session: session, geometry: true, utf16Spans: spans[k],
-                                            utf16Text: Array(r.edits.text[range]), previous: r.previous[min(k, r.previous.count - 1)].layout.reusable,
+            // As the piece it replaces was kept: compact, taking over its lines, until a query
+            // reads its runs (text streamed into a document no one queries stays compact);
+            // in full, taking over the full layout's lines, once a query made one.
+            let old = r.previous[min(k, r.previous.count - 1)], prior = old.full ?? old
+            let piece = try service.perform(params, session: session, keeping: prior.isCompact ? .reusable : .everything,
+                                            utf16Spans: spans[k], utf16Text: Array(r.edits.text[range]),
+                                            previous: prior.layout.reusable,
                                             continues: k < ranges.count - 1 || upper < tree.count)
             laid.add(piece)
             laidPieces.insert(ObjectIdentifier(piece))
@@ -133,7 +138,7 @@ struct DocumentEditor {
         }
         for i in r.pieces.lowerBound..<upper {
             let replaced = tree.item(at: i)!
-            bytes -= replaced.bytes
+            bytes -= replaced.currentBytes
             shapingBytes -= replaced.shapingBytes
         }
         for item in items {

@@ -22,12 +22,13 @@ extension RetainedDocument {
     }
 
     /// The rectangles covering `start..<end`, in the document's coordinates; `stop` is
-    /// asked before each piece.
-    func rects(_ start: Int, _ end: Int, stop: (@Sendable () -> EngineError?)? = nil) throws(RPCError) -> [Rect] {
+    /// asked before each piece, and `full` gives each piece's layout with its runs.
+    func rects(_ start: Int, _ end: Int, stop: (@Sendable () -> EngineError?)? = nil,
+               full: (PieceAt) throws(RPCError) -> PieceAt) throws(RPCError) -> [Rect] {
         var rects: [Rect] = []
-        try parts(start, end) { (at, s, e) throws(RPCError) in
+        try parts(start, end) { (found, s, e) throws(RPCError) in
             if let stopped = stop?() { throw LayoutService.rpcError(stopped) }
-            let dy = at.top
+            let at = try full(found), dy = at.top
             rects += at.piece.layout.rects(s, e).map { Rect(x: $0.x, y: $0.y + dy, width: $0.width, height: $0.height) }
         }
         return rects
@@ -59,6 +60,6 @@ extension RetainedDocument {
     func whole(_ service: LayoutService, session: Session) throws(RPCError) -> RetainedLayout {
         guard isPieced else { return first }
         let (text, spans) = try joined(stop: service.stopCheck(session))
-        return try service.perform(params, session: session, geometry: true, utf16Spans: spans, utf16Text: text)
+        return try service.perform(params, session: session, keeping: .everything, utf16Spans: spans, utf16Text: text)
     }
 }

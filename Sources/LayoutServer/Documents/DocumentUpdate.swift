@@ -51,7 +51,7 @@ extension LayoutService {
             whole.text = ""
             whole.spans = []
             whole.viewport = nil
-            new = RetainedDocument(whole: try perform(whole, session: session, geometry: true, utf16Spans: edits.spans,
+            new = RetainedDocument(whole: try perform(whole, session: session, keeping: .everything, utf16Spans: edits.spans,
                                                       utf16Text: edits.text, previous: old.reusableWhole()))
         }
         let knownSame = old.isPieced || new.isPieced ? 0 : new.first.layout.unchangedLeadingLines

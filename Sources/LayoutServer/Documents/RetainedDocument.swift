@@ -1,5 +1,6 @@
 import LayoutEngine
 import LayoutProtocol
+import Synchronization
 
 /// A retained document: its text in pieces of whole paragraphs, each a `RetainedLayout` of
 /// its own text, kept in a `ParagraphTree` whose summaries give every piece's start in each
@@ -26,6 +27,10 @@ final class RetainedDocument: Sendable {
     /// Estimated memory held (the store's byte bound), and the part kept shaping holds.
     let bytes: Int
     let shapingBytes: Int
+    /// What its compact pieces' full layouts added to `bytes` since it was made, counted
+    /// by the store that holds it (`LayoutStore.grew`).
+    let grownBytes = Atomic<Int>(0)
+    var currentBytes: Int { bytes + grownBytes.load(ordering: .relaxed) }
     /// Of the layout that made this document: paragraphs taken over, paragraphs shaped.
     let reusedParagraphs: Int
     let reshapedParagraphs: Int
@@ -110,6 +115,8 @@ struct PieceAt {
     func line(_ local: Int) -> Int { start.lines + local }
     /// The document UTF-16 offset of the piece's `local`.
     func utf16(_ local: Int) -> Int { start.utf16 + local }
+    /// The same piece as `layout`, another layout of its text (its full one).
+    func with(_ layout: RetainedLayout) -> PieceAt { PieceAt(index: index, piece: layout, start: start, top: top) }
 }
 
 extension RetainedDocument {

@@ -11,7 +11,9 @@ enum CaretMethod: Method {
     static func decode(_ params: JSONValue?) throws(RPCError) -> CaretParams { try CaretParams(json: params) }
 
     static func run(_ p: CaretParams, in context: MethodContext) throws(RPCError) -> CaretResult {
-        let (at, local) = try context.locate(p.index, in: try context.layout(p.target))
+        let doc = try context.layout(p.target)
+        let (found, local) = try context.locate(p.index, in: doc)
+        let at = try context.full(found, of: doc, target: p.target)
         let index = at.piece.graphemeStart(atOrBefore: local)
         guard let caret = at.piece.layout.caret(at: index, affinity: MethodContext.affinity(p.affinity)) else {
             throw RPCError(.internalError, "internal error: no geometry kept")

@@ -12,7 +12,8 @@ enum HitTestMethod: Method {
 
     static func run(_ p: HitTestParams, in context: MethodContext) throws(RPCError) -> LayoutProtocol.HitTestResult {
         // The piece whose band holds the point (the gap above it included), in its own y.
-        let at = try context.layout(p.target).piece(atY: p.y)
+        let doc = try context.layout(p.target)
+        let at = try context.full(doc.piece(atY: p.y), of: doc, target: p.target)
         let x = p.x, y = p.y - at.top
         guard let hit = at.piece.layout.hitTest(x: x, y: y) else { throw RPCError(.internalError, "internal error: no geometry kept") }
         let mapping = at.piece.mapping(context.session.offsetEncoding)

@@ -11,7 +11,7 @@ enum LayoutMethod: Method {
     static func run(_ p: LayoutParams, in context: MethodContext) throws(RPCError) -> LayoutResult {
         let service = context.service, session = context.session
         let doc = p.retain ? try service.retainDocument(p, session: session)
-            : RetainedDocument(whole: try service.perform(p, session: session, geometry: false))
+            : RetainedDocument(whole: try service.perform(p, session: session, keeping: .nothing))
         let viewport = p.viewport.map { ViewportSelection($0, in: doc) }
         try service.checkResultEstimate(doc, lines: viewport?.lines)
         let handle = p.retain ? service.store.insert(doc) : nil

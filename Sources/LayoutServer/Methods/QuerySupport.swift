@@ -8,7 +8,7 @@ extension MethodContext {
     func layout(_ target: LayoutTarget) throws(RPCError) -> RetainedDocument {
         switch target {
         case .handle(let handle): return try retained(handle)
-        case .text(let params): return RetainedDocument(whole: try service.perform(params, session: session, geometry: true))
+        case .text(let params): return RetainedDocument(whole: try service.perform(params, session: session, keeping: .everything))
         }
     }
 
@@ -53,6 +53,8 @@ extension MethodContext {
 extension RetainedLayout {
     /// The grapheme boundary at or before `offset` (UAX #29: a caret never splits a cluster).
     func graphemeStart(atOrBefore offset: Int) -> Int {
+        // A compact layout keeps no boundary table (`TextLayout.boundaryKinds`).
+        if isCompact { return full?.graphemeStart(atOrBefore: offset) ?? graphemeBounds(around: offset, in: text).atOrBefore }
         var o = offset
         while o > 0, !layout.isGraphemeBoundary(o) { o -= 1 }
         return o
@@ -60,6 +62,7 @@ extension RetainedLayout {
 
     /// The grapheme boundary at or after `offset`.
     func graphemeEnd(atOrAfter offset: Int) -> Int {
+        if isCompact { return full?.graphemeEnd(atOrAfter: offset) ?? graphemeBounds(around: offset, in: text).atOrAfter }
         var o = offset
         while o < text.count, !layout.isGraphemeBoundary(o) { o += 1 }
         return o

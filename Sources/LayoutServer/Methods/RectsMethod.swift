@@ -19,7 +19,10 @@ enum RectsMethod: Method {
             let s = try context.utf16Offset(start, in: doc), e = try context.utf16Offset(end, in: doc)
             guard e >= s else { throw .invalidParams(field: "end", "must not be less than `start`") }
             try context.service.checkOutputEstimate(doc.lineCount(s, e) * minimumRectBytes)
-            return .range(try doc.rects(s, e, stop: context.service.stopCheck(context.session)).map(wireRect))
+            let rects = try doc.rects(s, e, stop: context.service.stopCheck(context.session)) { (at) throws(RPCError) in
+                try context.full(at, of: doc, target: target)
+            }
+            return .range(rects.map(wireRect))
         case .selection(let selection):
             return .selection(try rects(of: context.parts(of: selection), in: context))
         }
@@ -34,7 +37,9 @@ enum RectsMethod: Method {
         var parts: [(layout: Int, rects: [RectParams])] = []
         for part in selection {
             try context.service.checkStop(stop)
-            let rects = try part.doc.rects(part.start, part.end, stop: stop).map {
+            let rects = try part.doc.rects(part.start, part.end, stop: stop) { (at) throws(RPCError) in
+                try context.service.full(at, of: part.doc, handle: part.handle, session: context.session)
+            }.map {
                 wireRect(Rect(x: $0.x + part.origin.x, y: $0.y + part.origin.y, width: $0.width, height: $0.height))
             }
             parts.append((part.index, rects))

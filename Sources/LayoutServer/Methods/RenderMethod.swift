@@ -13,7 +13,7 @@ enum RenderMethod: Method {
         if let handle = p.handle {
             retained = try context.retained(handle).whole(context.service, session: context.session)
         } else if let layout = p.layout {
-            retained = try context.service.perform(layout, session: context.session, geometry: true)
+            retained = try context.service.perform(layout, session: context.session, keeping: .everything)
         } else {
             throw .invalidParams(field: "handle", "is required (or the layout params, with `text`)")
         }

@@ -5,6 +5,7 @@ import LayoutProtocol
 struct SelectionPart {
     let index: Int
     let doc: RetainedDocument
+    let handle: String
     let origin: (x: Double, y: Double)
     let start: Int
     let end: Int
@@ -22,7 +23,7 @@ extension MethodContext {
         if end < start { swap(&start, &end) }
         return (start.0...end.0).map { i in
             let doc = layouts[i], origin = selection.layouts[i]
-            return SelectionPart(index: i, doc: doc, origin: (origin.x, origin.y),
+            return SelectionPart(index: i, doc: doc, handle: origin.handle, origin: (origin.x, origin.y),
                                  start: i == start.0 ? start.1 : 0, end: i == end.0 ? end.1 : doc.utf16Length)
         }
     }

@@ -80,11 +80,10 @@ public final class LayoutService: Sendable {
         _ = subscribers.withLock { $0.removeValue(forKey: ObjectIdentifier(session)) }
     }
 
-    /// Lays out validated params, keeping what follow-up queries need.
-    /// `geometry`: keep positions and runs for queries even when the result needs none.
+    /// Lays out validated params, keeping what follow-up queries need (`keeping`).
     /// `previous`: what a layout of the text before an edit (or of the same text under
     /// other params) kept, whose unchanged paragraphs are taken over. `continues`: the text is a document's piece with more after it.
-    func perform(_ p: LayoutParams, session: Session, geometry: Bool,
+    func perform(_ p: LayoutParams, session: Session, keeping: LayoutKeeping,
                  utf16Spans: [(start: Int, end: Int, attributes: SpanAttributes)]? = nil,
                  utf16Text: [UInt16]? = nil, previous: ReusableLayout? = nil,
                  continues: Bool = false) throws(RPCError) -> RetainedLayout {
@@ -92,8 +91,12 @@ public final class LayoutService: Sendable {
         try checkDecorations(p)
         var built = try build(p, session: session, detail: detail, utf16Spans: utf16Spans, utf16Text: utf16Text)
         built.request.shouldStop = stopCheck(session)
-        if geometry {
+        switch keeping {
+        case .nothing: break
+        case .everything:
             built.request.keepsGeometry = true
+            built.request.keepsReusable = true
+        case .reusable:
             built.request.keepsReusable = true
         }
         built.request.previous = previous
@@ -191,4 +194,16 @@ extension OffsetEncoding {
         case .utf32: .utf32
         }
     }
+}
+
+/// What a layout keeps beyond its result.
+enum LayoutKeeping {
+    /// Nothing: a one-shot layout.
+    case nothing
+    /// Positions and runs for queries, and what a later layout takes over.
+    case everything
+    /// What a later layout takes over (lines and shaping); positions and runs only where the
+    /// request itself needs them (regions, run detail, a line limit). A retained document's
+    /// piece is kept so until a query needs its runs (`LayoutService.detailed`).
+    case reusable
 }
