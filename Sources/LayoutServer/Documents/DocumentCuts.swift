@@ -9,7 +9,7 @@ typealias TextSpan = (start: Int, end: Int, attributes: SpanAttributes)
 /// inside a span that makes a region (a region is found in one piece, as one region).
 enum DocumentCuts {
     /// The length a piece grows to before it is cut: an edit lays out about this much again.
-    static let pieceLength = 2048
+    static let pieceLength = 1024
     /// Shorter documents stay whole.
     static let piecedLength = 2 * pieceLength
 
