@@ -13,9 +13,10 @@ extension LayoutService {
         let piece = at.piece
         guard piece.isCompact else { return at }
         if let made = piece.full { return at.with(made) }
+        // (A compact piece has no regions: the detectors found nothing in its text.)
         let made = try perform(piece.params, session: session, keeping: .everything, utf16Spans: piece.built.spans,
                                utf16Text: piece.text, previous: piece.layout.reusable,
-                               continues: piece.built.request.textContinues)
+                               continues: piece.built.request.textContinues, detect: false)
         let kept = piece.keepFull(made)
         if kept.isNew, let handle { store.grew(handle, doc, by: RetainedLayout.addedBytes(of: kept.full)) }
         return at.with(kept.full)

@@ -54,7 +54,7 @@ extension RetainedLayout {
     /// The grapheme boundary at or before `offset` (UAX #29: a caret never splits a cluster).
     func graphemeStart(atOrBefore offset: Int) -> Int {
         // A compact layout keeps no boundary table (`TextLayout.boundaryKinds`).
-        if isCompact { return full?.graphemeStart(atOrBefore: offset) ?? graphemeBounds(around: offset, in: text).atOrBefore }
+        if isCompact { return graphemeBounds(around: offset, in: text).atOrBefore }
         var o = offset
         while o > 0, !layout.isGraphemeBoundary(o) { o -= 1 }
         return o
@@ -62,7 +62,7 @@ extension RetainedLayout {
 
     /// The grapheme boundary at or after `offset`.
     func graphemeEnd(atOrAfter offset: Int) -> Int {
-        if isCompact { return full?.graphemeEnd(atOrAfter: offset) ?? graphemeBounds(around: offset, in: text).atOrAfter }
+        if isCompact { return graphemeBounds(around: offset, in: text).atOrAfter }
         var o = offset
         while o < text.count, !layout.isGraphemeBoundary(o) { o += 1 }
         return o

@@ -83,13 +83,14 @@ public final class LayoutService: Sendable {
     /// Lays out validated params, keeping what follow-up queries need (`keeping`).
     /// `previous`: what a layout of the text before an edit (or of the same text under
     /// other params) kept, whose unchanged paragraphs are taken over. `continues`: the text is a document's piece with more after it.
+    /// `detect`: run the plugins' detectors (not for text they have seen and found nothing in).
     func perform(_ p: LayoutParams, session: Session, keeping: LayoutKeeping,
                  utf16Spans: [(start: Int, end: Int, attributes: SpanAttributes)]? = nil,
                  utf16Text: [UInt16]? = nil, previous: ReusableLayout? = nil,
-                 continues: Bool = false) throws(RPCError) -> RetainedLayout {
+                 continues: Bool = false, detect: Bool = true) throws(RPCError) -> RetainedLayout {
         let detail = p.detail.flatMap(LayoutDetail.init(rawValue:)) ?? .lines
         try checkDecorations(p)
-        var built = try build(p, session: session, detail: detail, utf16Spans: utf16Spans, utf16Text: utf16Text)
+        var built = try build(p, session: session, detail: detail, utf16Spans: utf16Spans, utf16Text: utf16Text, detect: detect)
         built.request.shouldStop = stopCheck(session)
         switch keeping {
         case .nothing: break
@@ -204,6 +205,6 @@ enum LayoutKeeping {
     case everything
     /// What a later layout takes over (lines and shaping); positions and runs only where the
     /// request itself needs them (regions, run detail, a line limit). A retained document's
-    /// piece is kept so until a query needs its runs (`LayoutService.detailed`).
+    /// piece is kept so until a query needs its runs (`LayoutService.full`).
     case reusable
 }
