@@ -76,6 +76,28 @@ extension RequestContext {
         return max(0, advance)
     }
 
+    /// The metrics of line `ls..<le` of `p` — from the runs it touches, raised or lowered by
+    /// their baseline offsets (an empty line: its style's primary face) — and its height: the
+    /// natural height times the paragraph's multiple, clamped to its minimum and maximum.
+    mutating func lineHeight(_ p: ShapedParagraph, _ ls: Int, _ le: Int) throws -> (metrics: LineMetrics, height: Double) {
+        let style = request.paragraph
+        var metrics = LineMetrics.zero
+        var touched = false
+        for run in p.runs(overlapping: ls, le) {
+            metrics.formUnion(run.metrics(request.styles[run.styleIndex]))
+            touched = true
+        }
+        if !touched {
+            let base = request.styles[styleIndex(at: p.range.start + ls)]
+            metrics = try selector.primaryFace(base.font)?.metrics(size: base.font.size) ?? .zero
+        }
+        let natural = metrics.ascent + metrics.descent + metrics.lineGap
+        var height = natural * (style.lineHeightMultiple ?? 1)
+        if let minimum = style.minimumLineHeight { height = max(height, minimum) }
+        if let maximum = style.maximumLineHeight { height = min(height, maximum) }
+        return (metrics, height)
+    }
+
     /// Puts line `ls..<le` of paragraph `p` together: tab advances, the soft hyphen, justified
     /// spaces (written into `final`, the paragraph's advances as laid out), metrics from the
     /// faces on the line, line height and baseline, and its runs in visual order.
@@ -110,21 +132,7 @@ extension RequestContext {
             }
         }
 
-        // Metrics from the runs the line touches, raised or lowered by their baseline offsets.
-        var metrics = LineMetrics.zero
-        var touched = false
-        for run in p.runs(overlapping: ls, le) {
-            metrics.formUnion(run.metrics(request.styles[run.styleIndex]))
-            touched = true
-        }
-        if !touched {
-            let base = request.styles[styleIndex(at: p.range.start + ls)]
-            metrics = try selector.primaryFace(base.font)?.metrics(size: base.font.size) ?? .zero
-        }
-        let natural = metrics.ascent + metrics.descent + metrics.lineGap
-        var height = natural * (style.lineHeightMultiple ?? 1)
-        if let minimum = style.minimumLineHeight { height = max(height, minimum) }
-        if let maximum = style.maximumLineHeight { height = min(height, maximum) }
+        let (metrics, height) = try lineHeight(p, ls, le)
         // Extra (or missing) height splits evenly above and below; a line squeezed below its
         // glyphs' height keeps its baseline inside the box (the glyphs overflow it).
         let baseline = min(y + height, y + (height - metrics.ascent - metrics.descent) / 2 + metrics.ascent)

@@ -1,7 +1,8 @@
 import LayoutEngine
 import LayoutProtocol
 
-/// `measure`: the layout params → `{size, lineCount, truncated}`, nothing else computed; with
+/// `measure`: the layout params → `{size, lineCount, truncated}`, nothing else computed (one
+/// plain paragraph, as most chat messages are, without building its lines at all); with
 /// `widths`, one such measure per width, the text analysed and shaped once for all.
 enum MeasureMethod: Method {
     static let name = "measure"
@@ -19,6 +20,10 @@ enum MeasureMethod: Method {
         let fingerprint = engine.fonts.fingerprint
         do {
             guard let widths = p.widths else {
+                if let size = try engine.measurePlainParagraph(built.request, deferredRelease: session.deferredRelease) {
+                    return .one(MeasureResult(width: wire(size.width), height: wire(size.height), lineCount: size.lineCount,
+                                              truncated: false, fontFingerprint: fingerprint))
+                }
                 let layout = try engine.layout(built.request, deferredRelease: session.deferredRelease)
                 return .one(measure(layout, fontFingerprint: fingerprint))
             }

@@ -1,0 +1,79 @@
+/// The size of a layout that is one plain paragraph (what a chat bubble measures), found
+/// without the bookkeeping of a full layout: no line boxes, runs, geometry, alignment or
+/// kept shaping, just each line's end, width and height. The paragraph is shaped and its
+/// lines are filled and measured by the same code as `LayoutPass`, so the size is the one a
+/// full layout gives.
+public struct MeasuredSize: Sendable, Equatable {
+    public var width: Double
+    public var height: Double
+    public var lineCount: Int
+}
+
+extension TextLayoutEngine {
+    /// The size of `request` laid out, when it is one plain paragraph (see `measuresPlainly`);
+    /// nil for any other request, which `layout` measures. Fails as `layout` does.
+    public func measurePlainParagraph(_ request: LayoutRequest,
+                                      deferredRelease: DeferredRelease? = nil) throws -> MeasuredSize? {
+        guard request.text.count <= maxTextLength, Self.measuresPlainly(request) else { return nil }
+        let leaving = deferredRelease?.hold(request.text) == true ? deferredRelease : nil
+        return try request.text.withUnsafeBufferPointer { text in
+            var context = RequestContext(engine: self, request: request)
+            defer { leaving?.keep(context, textLength: text.count) }
+            return try context.measureParagraph(text, maxWidth: request.paragraph.wrap == .none ? nil
+                                                    : request.width.map { max(0, $0) }, leaving: leaving)
+        }
+    }
+
+    /// Whether `request` is one plain paragraph whose size needs nothing but its lines' ends,
+    /// widths and heights: text without paragraph separators, tabs, soft hyphens or
+    /// mandatory breaks, in one style that is no inline object; greedy lines without indents,
+    /// insets, exclusions, line spacing, justification, automatic hyphenation or a line
+    /// limit; nothing kept and nothing taken over. (Each of those is a `LayoutPass` step.)
+    static func measuresPlainly(_ request: LayoutRequest) -> Bool {
+        let style = request.paragraph
+        guard !request.text.isEmpty, request.styles.count == 1, request.styles[0].attachment == nil,
+              request.exclusions.isEmpty, request.maxLines == nil, request.insets == EdgeInsets(),
+              request.previous == nil, !request.keepsShaping, !request.keepsGeometry, request.detail == .lines,
+              style.wrapStyle == .greedy, style.hyphenation != .auto, style.align != .justify, style.lineSpacing == 0,
+              style.headIndent == 0, style.firstLineIndent == 0, style.tailIndent == 0 else { return false }
+        return !request.text.contains(where: Self.endsOrTurnsALine)
+    }
+
+    /// A unit that separates paragraphs (LF, CR, NEL, U+2029), breaks a line (VT, FF,
+    /// U+2028), moves to a tab stop or may show a hyphen (U+00AD).
+    @inline(__always)
+    private static func endsOrTurnsALine(_ u: UInt16) -> Bool {
+        if u <= 0xAD { return (0x09...0x0D).contains(u) || u == 0x85 || u == 0xAD }
+        return u == 0x2028 || u == 0x2029
+    }
+}
+
+extension RequestContext {
+    /// The whole text as one paragraph, shaped, its lines filled greedily to `maxWidth` (nil:
+    /// unbounded) and measured as `LayoutPass` lays them out: the widest line's width (its
+    /// hanging white space left out) and the lines' heights summed top to bottom.
+    mutating func measureParagraph(_ text: UnsafeBufferPointer<UInt16>, maxWidth: Double?,
+                                   leaving: DeferredRelease?) throws -> MeasuredSize {
+        let p = try shape(text, ParagraphRange(start: 0, contentEnd: text.count, end: text.count))
+        defer { leaving?.keep(p) }
+        var filler = LineFiller(prefix: p.prefix, hangStart: p.hangStart, breaks: p.breaks, graphemes: p.graphemes)
+        filler.ignoresSoftHyphens = request.paragraph.hyphenation == .none
+        var size = MeasuredSize(width: 0, height: 0, lineCount: 0)
+        var start = 0
+        while start < p.count {
+            if let stop = request.shouldStop?() { throw stop }
+            var end = try filler.nextLine(from: start, maxWidth: maxWidth) { s, e in
+                lineWidth(p, prefix: p.prefix, s, e, tabOrigin: 0, hyphenWidth: 0)
+            }
+            if end <= start { end = p.count }   // (as `LayoutPass`: a line always moves on)
+            // Summed unit by unit, as `assembleLine` sums a line's width.
+            var width = 0.0
+            for i in start..<max(start, Int(p.hangStart[end])) { width += p.advances[i] }
+            size.width = max(size.width, width)
+            size.height += try lineHeight(p, start, end).height
+            size.lineCount += 1
+            start = end
+        }
+        return size
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import LayoutProtocol
+import TestSupport
+
+/// What a chat backend asks through the real socket: `measure` of short messages (most of
+/// them one plain paragraph, measured without building lines) answers the size and line count
+/// that `layout` of the same params gives, at bubble widths and narrower, in every direction,
+/// and for messages `measure` lays out in full (spans, a line limit, several paragraphs).
+@Suite("Chat measures through the socket")
+struct ChatMeasureTests {
+    /// Messages of 1–80 characters cut at seeded places from the corpus, as the bench's short
+    /// row cuts them (line ends and tabs as spaces).
+    static func messages(count: Int) throws -> [String] {
+        var rng = SeededGenerator(state: 2000)
+        let corpus = try loadCorpus()
+        var cut: [String] = []
+        while cut.count < count {
+            let text = Array(corpus[Int.random(in: 0..<corpus.count, using: &rng)].text)
+            let length = Int.random(in: 1...min(80, text.count), using: &rng)
+            let start = Int.random(in: 0...(text.count - length), using: &rng)
+            cut.append(String(text[start..<(start + length)]).replacingOccurrences(of: "\n", with: " ")
+                .replacingOccurrences(of: "\t", with: " "))
+        }
+        return cut
+    }
+
+    /// `measure`'s answer as `layout` gives it: size and line count.
+    func layoutSize(_ client: Client, _ params: JSONValue) throws -> JSONValue {
+        let laid = try client.result("layout", params)
+        return ["width": laid["size"]?["width"] ?? .null, "height": laid["size"]?["height"] ?? .null,
+                "lineCount": .number(Double(laid["lines"]?.arrayValue?.count ?? -1)), "truncated": laid["truncated"] ?? .null]
+    }
+
+    func measureSize(_ client: Client, _ params: JSONValue) throws -> JSONValue {
+        let measured = try client.result("measure", params)
+        return ["width": measured["size"]?["width"] ?? .null, "height": measured["size"]?["height"] ?? .null,
+                "lineCount": measured["lineCount"] ?? .null, "truncated": measured["truncated"] ?? .null]
+    }
+
+    @Test func shortMessagesMeasureAsTheyLayOut() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        var compared = 0, wrapped = 0
+        for text in try Self.messages(count: 300) {
+            for (width, direction) in [(280.0, "auto"), (90.0, "auto"), (90.0, "rtl"), (12.0, "ltr")] {
+                let params: JSONValue = ["text": .string(text), "width": .number(width),
+                                         "font": ["family": "Noto Sans", "size": 16],
+                                         "paragraph": ["direction": .string(direction)]]
+                let measured = try measureSize(client, params), laid = try layoutSize(client, params)
+                #expect(measured == laid, "\(text) at \(width), \(direction)")
+                compared += 1
+                if (measured["lineCount"]?.intValue ?? 0) > 1 { wrapped += 1 }
+            }
+        }
+        #expect(compared == 1200 && wrapped > 300)
+    }
+
+    /// Messages `measure` lays out in full give the same as before: spans, a line limit,
+    /// several paragraphs, a tab, a soft hyphen, insets, justified lines.
+    @Test func otherMessagesMeasureAsTheyLayOut() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let text = "Meet @ana at the café\u{AD}teria — ok? مرحبا 👍"
+        let variants: [JSONValue] = [
+            ["text": .string(text), "width": 90, "spans": [["start": 5, "end": 9, "font": ["weight": 700]]]],
+            ["text": .string(text), "width": 90, "paragraph": ["maxLines": 2]],
+            ["text": .string(text + "\nsecond paragraph"), "width": 90],
+            ["text": .string(text.replacingOccurrences(of: " at ", with: "\tat ")), "width": 90],
+            ["text": .string(text), "width": 90, "insets": ["top": 4, "left": 6, "bottom": 4, "right": 6]],
+            ["text": .string(text), "width": 90, "paragraph": ["align": "justify", "lineSpacing": 3]],
+            ["text": .string(text), "width": 90, "paragraph": ["wrapStyle": "balance"]],
+        ]
+        for params in variants {
+            #expect(try measureSize(client, params) == layoutSize(client, params), "\(params)")
+        }
+    }
+}
