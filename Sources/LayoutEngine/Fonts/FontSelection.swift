@@ -55,12 +55,10 @@ struct FontSelector {
         } else if let known = familyIndex[key] {
             index = known
         } else {
-            let list = try fonts.fallbackList(for: font, language: language)
-            let primaryIndex = list.candidate(forCluster: CollectionOfOne(UInt32(0x20)))
-            let primary = list.face(at: primaryIndex)
-            families.append(Family(list: list, primary: primary, primaryUnretained: primary.map(Unmanaged.passUnretained),
-                                   shared: fonts.scalarFaces(for: key, language: language),
-                                   primaryCoverage: primaryIndex == 0 ? list.firstCandidateCoverage() : []))
+            let start = try fonts.familyStart(for: font, key: key, language: language)
+            families.append(Family(list: start.list, primary: start.primary,
+                                   primaryUnretained: start.primary.map(Unmanaged.passUnretained),
+                                   shared: start.shared, primaryCoverage: start.primaryCoverage))
             index = families.count - 1
             if index == 0 { firstFamilyKey = key } else { familyIndex[key] = index }
         }

@@ -75,10 +75,10 @@ public final class FontSystem: Sendable {
     func fallbackList(for descriptor: FontDescriptor, language: String, sortNow: Bool = false) throws -> FallbackList {
         let key = FallbackKey(selection: descriptor.selectionKey, language: language)
         if let list = fallbackLists.withLock({ $0[key] }) {
-            fallbackLookups.hit()
+            countFallbackLookup(found: true)
             return list
         }
-        fallbackLookups.miss()
+        countFallbackLookup(found: false)
         let list = try FallbackList(config: configuration, descriptor: key.selection, language: language, loader: faces,
                                     lock: fontconfigLock, sortNow: sortNow)
         return fallbackLists.withLock { cache in
@@ -105,6 +105,10 @@ public final class FontSystem: Sendable {
     }
     private struct ScalarTableKey: Hashable { var selection: FontDescriptor.SelectionKey; var language: String }
     private let scalarFaceTables = Mutex<[ScalarTableKey: ScalarFaces]>([:])
+    /// The families requests started from last (see `familyStart`), most recent last.
+    let recentFamilyStarts = Mutex<[FamilyStart]>([])
+    /// Counts `familyStart`'s lookups as fallback-list lookups (what each stands for).
+    func countFallbackLookup(found: Bool) { found ? fallbackLookups.hit() : fallbackLookups.miss() }
 }
 
 /// The face chosen for each code point, and each short cluster, of one family and language
