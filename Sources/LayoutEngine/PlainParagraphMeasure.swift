@@ -11,17 +11,22 @@ public struct MeasuredSize: Sendable, Equatable {
 
 extension TextLayoutEngine {
     /// The size of `request` laid out, when it is one plain paragraph (see `measuresPlainly`);
-    /// nil for any other request, which `layout` measures. Fails as `layout` does.
+    /// nil for any other request, which `layout` measures. A size measured lately is taken
+    /// from `measuredParagraphs`. Fails as `layout` does.
     public func measurePlainParagraph(_ request: LayoutRequest,
                                       deferredRelease: DeferredRelease? = nil) throws -> MeasuredSize? {
         guard request.text.count <= maxTextLength, Self.measuresPlainly(request) else { return nil }
+        let digest = measuredParagraphs.digest(request)
+        if let digest, let known = measuredParagraphs.size(request, digest: digest) { return known }
         let leaving = deferredRelease?.hold(request.text) == true ? deferredRelease : nil
-        return try request.text.withUnsafeBufferPointer { text in
+        let size = try request.text.withUnsafeBufferPointer { text in
             var context = RequestContext(engine: self, request: request)
             defer { leaving?.keep(context, textLength: text.count) }
             return try context.measureParagraph(text, maxWidth: request.paragraph.wrap == .none ? nil
                                                     : request.width.map { max(0, $0) }, leaving: leaving)
         }
+        if let digest { measuredParagraphs.keep(size, for: request, digest: digest) }
+        return size
     }
 
     /// Whether `request` is one plain paragraph whose size needs nothing but its lines' ends,

@@ -12,12 +12,15 @@ public final class TextLayoutEngine: Sendable {
     public let shapeCache: ShapeCache
     /// The hyphenation dictionaries `hyphenation: auto` reads, and the words looked up.
     public let hyphenator: Hyphenator
+    /// Sizes of plain paragraphs measured lately (`measurePlainParagraph`).
+    public let measuredParagraphs: MeasuredParagraphs
 
-    /// `shapeCacheEntries`: words kept shaped (0: none).
+    /// `shapeCacheEntries`: words kept shaped (0: none); `measureCacheEntries`: sizes of
+    /// plain paragraphs kept (0: none).
     public convenience init(fonts: FontSystem, maxTextLength: Int = 16 << 20, shapeCacheEntries: Int = 20_000,
-                            hyphenator: Hyphenator = Hyphenator()) {
+                            measureCacheEntries: Int = 4096, hyphenator: Hyphenator = Hyphenator()) {
         self.init(fonts: fonts, maxTextLength: maxTextLength, shapeCache: ShapeCache(capacity: shapeCacheEntries),
-                  hyphenator: hyphenator)
+                  measureCacheEntries: measureCacheEntries, hyphenator: hyphenator)
     }
 
     /// Whether line-break opportunities are found on demand near each line's end where a
@@ -34,8 +37,9 @@ public final class TextLayoutEngine: Sendable {
     /// break opportunities found on demand or not, and text of one bidi level resolved
     /// without ICU or not (tests: to compare).
     init(fonts: FontSystem, maxTextLength: Int = 16 << 20, shapeCache: ShapeCache, findingBreaksOnDemand: Bool = true,
-         resolvingOneLevelTextWithoutICU: Bool = true, hyphenator: Hyphenator = Hyphenator()) {
+         resolvingOneLevelTextWithoutICU: Bool = true, measureCacheEntries: Int = 4096, hyphenator: Hyphenator = Hyphenator()) {
         self.fonts = fonts
+        self.measuredParagraphs = MeasuredParagraphs(capacity: measureCacheEntries)
         self.breakIterators = BreakIteratorPool()
         self.maxTextLength = maxTextLength
         self.shapeCache = shapeCache

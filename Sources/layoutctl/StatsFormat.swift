@@ -41,6 +41,8 @@ func formatStats(_ s: JSONValue) -> String {
     out.append(label("caches") + "fallback lists \(cache(c?["fallbackLists"])), font faces \(cache(c?["fontFaces"]))")
     let shaped = c?["shapedWords"]
     out.append(label("") + "shaped words \(cache(shaped)), \(n(shaped?["shapedTogether"])) shaped together, \(n(shaped?["restored"])) read back (at start, or carried over by a reload); limit \(n(shaped?["maxCount"]))")
+    let measured = c?["measuredParagraphs"]
+    out.append(label("") + "measured messages \(cache(measured)); limit \(n(measured?["maxCount"]))")
     out.append(label("") + "retained layouts \(cache(retained)), \(bytes(retained?["bytes"])), \(n(retained?["evicted"])) evicted; "
                + "limit \(n(retained?["maxCount"])) / \(bytes(retained?["maxBytes"]))")
     out.append(label("fonts") + "\(n(s["fonts"]?["faces"])) faces from \(s["fonts"]?["configuration"]?.stringValue ?? "the system's fontconfig")")

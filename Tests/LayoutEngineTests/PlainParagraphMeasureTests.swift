@@ -113,4 +113,39 @@ import Testing
         }
         #expect(try sharedEngine.measurePlainParagraph(request("plain text", width: 100)) != nil)
     }
+
+    /// A size measured before is kept and found again: the same size, counted as a hit;
+    /// another width, style, language or direction is another entry; long texts are not kept,
+    /// the entries are bounded, and a cache of 0 keeps nothing.
+    @Test func measuredSizesAreKeptAndFoundAgain() throws {
+        let engine = TextLayoutEngine(fonts: sharedEngine.fonts, shapeCacheEntries: 1000, measureCacheEntries: 16)
+        let cache = engine.measuredParagraphs
+        let message = request("See you at the café at 5 — ok? 👍", width: 90)
+        let first = try engine.measurePlainParagraph(message)
+        #expect(cache.lookupCounts == CacheLookups(hits: 0, misses: 1) && cache.count == 1)
+        #expect(try engine.measurePlainParagraph(message) == first)
+        #expect(cache.lookupCounts == CacheLookups(hits: 1, misses: 1))
+        var others = [request("See you at the café at 5 — ok? 👍", width: 91)]
+        for change in [{ (r: inout LayoutRequest) in r.font.size = 17 }, { $0.language = "fr" },
+                       { $0.paragraph.direction = .rtl }, { $0.paragraph.lineHeightMultiple = 2 }] {
+            var r = message
+            change(&r)
+            others.append(r)
+        }
+        for r in others {
+            let size = try engine.measurePlainParagraph(r)
+            let full = try engine.layout(r)
+            #expect(size == MeasuredSize(width: full.width, height: full.height, lineCount: full.lines.count))
+        }
+        #expect(cache.lookupCounts == CacheLookups(hits: 1, misses: 6) && cache.count == 6)
+        let long = request(String(repeating: "long text ", count: 26), width: 90)
+        _ = try engine.measurePlainParagraph(long)
+        _ = try engine.measurePlainParagraph(long)
+        #expect(cache.count == 6, "a text over \(MeasuredParagraphs.maxTextLength) units is not kept")
+        for i in 0..<40 { _ = try engine.measurePlainParagraph(request("message \(i)", width: 90)) }
+        #expect(cache.count <= 16)
+        let off = TextLayoutEngine(fonts: sharedEngine.fonts, shapeCacheEntries: 1000, measureCacheEntries: 0)
+        #expect(try off.measurePlainParagraph(message) == first)
+        #expect(off.measuredParagraphs.count == 0 && off.measuredParagraphs.lookupCounts == CacheLookups(hits: 0, misses: 0))
+    }
 }

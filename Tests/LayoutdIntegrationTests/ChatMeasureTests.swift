@@ -77,4 +77,31 @@ struct ChatMeasureTests {
             #expect(try measureSize(client, params) == layoutSize(client, params), "\(params)")
         }
     }
+
+    /// The same message measured again is answered from the kept sizes (`stats`
+    /// `caches.measuredParagraphs`), with the same answer; `measureCacheEntries: 0` keeps none.
+    @Test func measuredMessagesAreKept() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        func measured() throws -> JSONValue? { try client.result("stats")["caches"]?["measuredParagraphs"] }
+        let before = try measured()
+        #expect(before?["maxCount"] == 4096)
+        let params: JSONValue = ["text": "Running late, be there in 10 🏃", "width": 120]
+        let first = try client.result("measure", params)
+        let again = try client.result("measure", params)
+        #expect(first == again)
+        let after = try measured()
+        #expect((after?["hits"]?.intValue ?? 0) == (before?["hits"]?.intValue ?? 0) + 1)
+        #expect((after?["count"]?.intValue ?? 0) == (before?["count"]?.intValue ?? 0) + 1)
+
+        let off = try Daemon(limits: #"{"measureCacheEntries": 0}"#)
+        defer { off.stop() }
+        let offClient = try off.connect()
+        #expect(try offClient.result("measure", params) == first)
+        #expect(try offClient.result("measure", params) == first)
+        let none = try offClient.result("stats")["caches"]?["measuredParagraphs"]
+        #expect(none?["count"] == 0 && none?["hits"] == 0 && none?["maxCount"] == 0)
+    }
 }
+

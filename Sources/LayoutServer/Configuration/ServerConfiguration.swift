@@ -63,6 +63,8 @@ public struct ServerConfiguration: Sendable {
     public var maxRetainedBytes = 256 << 20
     /// Shaped words kept across requests (the shape cache); 0 turns it off.
     public var shapeCacheEntries = 20_000
+    /// Sizes of plain paragraphs (messages) `measure` keeps; 0 turns it off.
+    public var measureCacheEntries = 4096
     /// Where the shape cache is kept across restarts (written at a clean stop, read back at
     /// start); nil: not kept. Default: `shaped-words` in systemd's `$CACHE_DIRECTORY` (the
     /// unit's `CacheDirectory=`) when set, else not kept; the file's key `shapeCacheFile`
@@ -112,7 +114,7 @@ public struct ServerConfiguration: Sendable {
             ("requestCPUSeconds", "\(requestCPUSeconds)"),
             ("maxPendingPerConnection", "\(maxPendingPerConnection)"), ("maxOutputBytes", "\(maxOutputBytes)"),
             ("retainedLayouts", "\(maxRetainedLayouts)"), ("retainedBytes", "\(maxRetainedBytes)"),
-            ("shapeCacheEntries", "\(shapeCacheEntries)"),
+            ("shapeCacheEntries", "\(shapeCacheEntries)"), ("measureCacheEntries", "\(measureCacheEntries)"),
             ("eventLoops", eventLoops == 0 ? "0 (automatic: \(eventLoopCount))" : "\(eventLoops)"),
         ]
         var lines = [
@@ -169,7 +171,7 @@ public struct ServerConfiguration: Sendable {
         "maxMessageBytes", "maxTextLength", "maxDocumentLength", "maxConnections", "maxConnectionsPerUid",
         "partialMessageSeconds", "sendTimeoutSeconds", "drainSeconds", "requestSeconds", "requestCPUSeconds",
         "maxPendingPerConnection", "maxOutputBytes", "retainedLayouts", "retainedBytes", "shapeCacheEntries",
-        "eventLoops",
+        "measureCacheEntries", "eventLoops",
     ]
 
     /// Reads `path`. Fails with a message naming the file and the member at fault (a wrong
@@ -257,6 +259,7 @@ public struct ServerConfiguration: Sendable {
         maxRetainedBytes = try limits.integer("retainedBytes", in: 0...(1 << 40)) ?? maxRetainedBytes
         maxOutputBytes = try limits.integer("maxOutputBytes", in: 65_536...(1 << 34)) ?? maxOutputBytes
         shapeCacheEntries = try limits.integer("shapeCacheEntries", in: 0...10_000_000) ?? shapeCacheEntries
+        measureCacheEntries = try limits.integer("measureCacheEntries", in: 0...1_000_000) ?? measureCacheEntries
         eventLoops = try limits.integer("eventLoops", in: 0...64) ?? eventLoops
     }
 

@@ -73,7 +73,8 @@ public final class Daemon: Sendable {
     /// Serves until a signal stops it; never returns.
     public func run() -> Never {
         let engine = TextLayoutEngine(fonts: fonts, maxTextLength: configuration.engineTextLength,
-                                      shapeCacheEntries: configuration.shapeCacheEntries)
+                                      shapeCacheEntries: configuration.shapeCacheEntries,
+                                      measureCacheEntries: configuration.measureCacheEntries)
         do { try Self.warmUp(engine, configuration) } catch {
             Self.fail("cannot lay out text with the configured fonts: \(error)")
         }
@@ -144,7 +145,8 @@ public final class Daemon: Sendable {
             Log.warning("listen changed: listeners are opened at start, so the new ones take effect when layoutd restarts")
         }
         let fonts = try FontSystem(fontConfigPath: fresh.fontConfig, fingerprintParts: fingerprintParts, report: { Log.warning($0) })
-        let engine = TextLayoutEngine(fonts: fonts, maxTextLength: fresh.engineTextLength, shapeCacheEntries: fresh.shapeCacheEntries)
+        let engine = TextLayoutEngine(fonts: fonts, maxTextLength: fresh.engineTextLength, shapeCacheEntries: fresh.shapeCacheEntries,
+                                      measureCacheEntries: fresh.measureCacheEntries)
         try Self.warmUp(engine, fresh)
         return (engine, fresh)
     }

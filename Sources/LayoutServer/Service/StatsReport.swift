@@ -25,6 +25,9 @@ extension LayoutService {
                                        + [("maxCount", .number(Double(engine.shapeCache.capacity))),
                                           ("shapedTogether", .number(Double(engine.shapeCache.wordsShapedTogether))),
                                           ("restored", .number(Double(engine.shapeCache.wordsRestored)))]),
+                "measuredParagraphs": .object((Self.cacheJSON(count: engine.measuredParagraphs.count,
+                                                              engine.measuredParagraphs.lookupCounts).objectMembers ?? [])
+                                              + [("maxCount", .number(Double(engine.measuredParagraphs.capacity)))]),
                 "hyphenatedWords": hyphenationJSON(),
                 "retainedLayouts": .object((Self.cacheJSON(count: retained.count, store.lookups.snapshot).objectMembers ?? []) + [
                     ("bytes", .number(Double(retained.bytes))), ("shapingBytes", .number(Double(retained.shapingBytes))),
