@@ -16,8 +16,8 @@ extension TextLayoutEngine {
     public func measurePlainParagraph(_ request: LayoutRequest,
                                       deferredRelease: DeferredRelease? = nil) throws -> MeasuredSize? {
         guard request.text.count <= maxTextLength, Self.measuresPlainly(request) else { return nil }
-        let digest = measuredParagraphs.digest(request)
-        if let digest, let known = measuredParagraphs.size(request, digest: digest) { return known }
+        let print = measuredParagraphs.fingerprint(request)
+        if let print, let known = measuredParagraphs.size(print) { return known }
         let leaving = deferredRelease?.hold(request.text) == true ? deferredRelease : nil
         let size = try request.text.withUnsafeBufferPointer { text in
             var context = RequestContext(engine: self, request: request)
@@ -25,7 +25,7 @@ extension TextLayoutEngine {
             return try context.measureParagraph(text, maxWidth: request.paragraph.wrap == .none ? nil
                                                     : request.width.map { max(0, $0) }, leaving: leaving)
         }
-        if let digest { measuredParagraphs.keep(size, for: request, digest: digest) }
+        if let print { measuredParagraphs.keep(size, for: print) }
         return size
     }
 

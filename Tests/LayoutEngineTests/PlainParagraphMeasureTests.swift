@@ -142,8 +142,15 @@ import Testing
         _ = try engine.measurePlainParagraph(long)
         _ = try engine.measurePlainParagraph(long)
         #expect(cache.count == 6, "a text over \(MeasuredParagraphs.maxTextLength) units is not kept")
-        for i in 0..<40 { _ = try engine.measurePlainParagraph(request("message \(i)", width: 90)) }
-        #expect(cache.count <= 16)
+        #expect(cache.capacity == 64, "16 rounded up to one set of 8 slots in each of 8 shards")
+        for i in 0..<200 { _ = try engine.measurePlainParagraph(request("message \(i)", width: 90)) }
+        #expect(cache.count <= cache.capacity)
+        // Sizes kept for many messages are still each message's own.
+        for i in stride(from: 0, to: 200, by: 7) {
+            let r = request("message \(i)", width: 90)
+            let full = try engine.layout(r)
+            #expect(try engine.measurePlainParagraph(r) == MeasuredSize(width: full.width, height: full.height, lineCount: full.lines.count))
+        }
         let off = TextLayoutEngine(fonts: sharedEngine.fonts, shapeCacheEntries: 1000, measureCacheEntries: 0)
         #expect(try off.measurePlainParagraph(message) == first)
         #expect(off.measuredParagraphs.count == 0 && off.measuredParagraphs.lookupCounts == CacheLookups(hits: 0, misses: 0))

@@ -2,11 +2,15 @@
   short        2,000 messages of 10–80 characters cut at seeded random places from the corpus,
                `measure` at width 280 in FONT, over the socket: in JSON-RPC batches of 100
                (messages the daemon has not seen, then the same messages again) and one
-               request at a time; beside them the reference tool's pango_us for the same
-               messages, in the same run. Each pass cuts its own messages (its own seed), so
-               every pass's first time is a first time.
-  fixed cost   batched `measure` of the text "a" against batched `ping`, per message: what a
-               request costs that has nothing to do with its text.
+               request at a time (at a width the batches did not use: no kept size answers
+               it, its words are shaped already); beside them the reference tool's pango_us
+               for the same messages, in the same run. Each pass cuts its own messages (its
+               own seed), so every pass's first time is a first time. "Again" is answered from
+               the sizes the daemon keeps (`limits.measureCacheEntries`).
+  fixed cost   batched `measure` of the text "a", each at a width never asked before (laid
+               out every time), against batched `ping`, per message: what a request costs
+               that has nothing to do with its text; beside it the same "a" again and again,
+               answered from the kept sizes.
   chat parallel
                4 client processes at once, each its own connection sending batched short
                messages, against 1 client alone: messages per second; the median of three
@@ -100,8 +104,8 @@ def reference_short(reference, run, messages, cores):
     return sum(r["pango_us"] for r in records)
 
 
-def measure_params(text):
-    return {"text": text, "width": CHAT_WIDTH, "font": FONT}
+def measure_params(text, width=CHAT_WIDTH):
+    return {"text": text, "width": width, "font": FONT}
 
 
 def batches(conn, texts):
@@ -124,21 +128,27 @@ def checked_batches(conn, lines):
 
 def short_pass(conn, texts):
     """One pass of the row over `texts` (never sent before): batched first, batched again,
-    one at a time; seconds of each."""
+    one at a time; seconds of each. One at a time asks at a width a hair wider than the
+    batches', so that no size the daemon kept answers it (`measureCacheEntries`): its words
+    are shaped already, its lines are laid out again, as before sizes were kept."""
     first = checked_batches(conn, batches(conn, texts))
     again = checked_batches(conn, batches(conn, texts))
-    single, _ = round_trips(conn, [conn.request("measure", measure_params(t)) for t in texts])
+    single, _ = round_trips(conn, [conn.request("measure", measure_params(t, CHAT_WIDTH + 0.001)) for t in texts])
     return first, again, single
 
 
-def fixed_cost_pass(conn):
-    """Batched `measure` of "a" and batched `ping`, FIXED_COST_BATCHES batches of BATCH
-    each: seconds per message of each."""
+def fixed_cost_pass(conn, k):
+    """Batched `measure` of "a", each at a width of its own (pass `k`'s: never asked before,
+    so the letter is laid out every time), the same "a" again and again (its size kept), and
+    batched `ping`, FIXED_COST_BATCHES batches of BATCH each: seconds per message of each."""
     count = FIXED_COST_BATCHES * BATCH
-    tiny = [conn.batch([("measure", measure_params("a"))] * BATCH) for _ in range(FIXED_COST_BATCHES)]
+    widths = [CHAT_WIDTH + 10 * (k + 1) + 0.001 * i for i in range(count)]
+    tiny = [conn.batch([("measure", measure_params("a", w)) for w in widths[i:i + BATCH]]) for i in range(0, count, BATCH)]
+    kept = [conn.batch([("measure", measure_params("a"))] * BATCH) for _ in range(FIXED_COST_BATCHES)]
     pings = [conn.batch([("ping", {})] * BATCH) for _ in range(FIXED_COST_BATCHES)]
-    checked_batches(conn, tiny[:2])   # warm after whatever had the core
-    return checked_batches(conn, tiny) / count, checked_batches(conn, pings) / count
+    checked_batches(conn, kept[:2])   # warm after whatever had the core
+    return (checked_batches(conn, tiny) / count, checked_batches(conn, kept) / count,
+            checked_batches(conn, pings) / count)
 
 
 def short_round(conn, daemon_pid, run, k):
@@ -147,17 +157,17 @@ def short_round(conn, daemon_pid, run, k):
     texts = [text for _, text in cut_messages(run.corpus, seed=k + 1)]
     with one_core(daemon_pid):
         first, again, single = short_pass(conn, texts)
-        tiny, ping = fixed_cost_pass(conn)
+        tiny, kept, ping = fixed_cost_pass(conn, k)
     n = len(texts)
     return {"first": first / n * 1e6, "again": again / n * 1e6, "single": single / n * 1e6,
-            "tiny": tiny * 1e6, "ping": ping * 1e6}
+            "tiny": tiny * 1e6, "kept": kept * 1e6, "ping": ping * 1e6}
 
 
 def short_rows(conn, daemon, run, reference):
     """The short and fixed-cost rows (see the module's doc), each pass its own messages, the
     reference tool's run on them (on the same core) just before layoutd's pass."""
     step(f"short: {MESSAGES} short messages, batched and one at a time, against Pango ({run.passes} rounds, one core)")
-    us = {"first": [], "again": [], "single": [], "pango": [], "tiny": [], "ping": []}
+    us = {"first": [], "again": [], "single": [], "pango": [], "tiny": [], "kept": [], "ping": []}
     core = {min(os.sched_getaffinity(0))}
     for k in range(run.passes):
         messages = cut_messages(run.corpus, seed=k + 1)
@@ -178,8 +188,9 @@ def short_figures(us):
     for key, name in (("first", "batched_first"), ("again", "batched_again"), ("single", "single")):
         short[f"{name}_vs_pango"] = short[f"{name}_us"] / short["pango_us"]
         short[f"{name}_vs_pango_passes"] = ratios(key, "pango")
-    fixed = {"measure_a_us": mean(us["tiny"]), "ping_us": mean(us["ping"]),
-             "ratio": middle(ratios("tiny", "ping")), "pass_ratios": ratios("tiny", "ping")}
+    fixed = {"measure_a_us": mean(us["tiny"]), "measure_a_kept_us": mean(us["kept"]), "ping_us": mean(us["ping"]),
+             "ratio": middle(ratios("tiny", "ping")), "pass_ratios": ratios("tiny", "ping"),
+             "kept_ratio": middle(ratios("kept", "ping"))}
     return {"short": short, "fixed_cost": fixed}
 
 
