@@ -50,6 +50,17 @@ struct LineFiller {
     /// Whether a line ending at `end` ends at a soft hyphen and shows a hyphen.
     func showsHyphen(_ end: Int) -> Bool { end < count && softHyphenEnds.contains(end) }
 
+    /// Whether a line may end at `offset` as the text was shaped: not inside a cluster the
+    /// shaper made of several units (a ligature such as "ffl", whose one glyph carries the
+    /// advance of all and whose later units advance nothing), which a break would cut in two
+    /// — the glyph drawn on one line, its text on both. HarfBuzz marks such a place unsafe to
+    /// break; a break there would need both sides shaped again, which layout does not do, so
+    /// lines end only between clusters. The paragraph's ends always qualify.
+    @inline(__always)
+    func startsShapedCluster(_ offset: Int) -> Bool {
+        offset <= 0 || offset >= count || prefix[offset + 1] != prefix[offset]
+    }
+
     /// Where the visible part of a line `start..<end` ends (before its hanging white space).
     func visibleEnd(_ start: Int, _ end: Int) -> Int { max(start, Int(hangStart[end])) }
 
@@ -91,7 +102,7 @@ struct LineFiller {
         var best: Int?
         for point in points where point > start {
             guard measure(start, point) + hyphenWidth <= limit else { break }
-            best = point
+            if startsShapedCluster(point) { best = point }
         }
         guard let best, best != end else { return end }
         endsHyphenated = true
@@ -132,7 +143,7 @@ struct LineFiller {
             if measure(start, mid) <= limit { fit = mid } else { tooWide = mid }
         }
         if nextHard <= fit { return nextHard }
-        if fit > start, let last = try finder.last(after: start, atOrBefore: fit) { return last }
+        if fit > start, let last = try finder.last(after: start, atOrBefore: fit), startsShapedCluster(last) { return last }
         return nextLine(from: start, maxWidth: maxWidth, breaks: try finder.allOpportunities(), measure: measure)
     }
 
@@ -153,7 +164,7 @@ struct LineFiller {
         var lastFit = -1
         while k < offsets.count {
             let b = Int(offsets[k])
-            if ignoresSoftHyphens, b < n, softHyphenEnds.contains(b), !breaks.mandatory[k] {
+            if !breaks.mandatory[k], ignoresSoftHyphens && b < n && softHyphenEnds.contains(b) || !startsShapedCluster(b) {
                 k += 1
                 continue
             }
@@ -170,7 +181,9 @@ struct LineFiller {
             var cut = start
             while g < graphemes.count, Int(graphemes[g]) <= end {
                 let candidate = Int(graphemes[g])
-                if cut == start || measure(start, candidate) <= limit {
+                if !startsShapedCluster(candidate) {
+                    g += 1   // (inside a ligature: the cluster goes on)
+                } else if cut == start || measure(start, candidate) <= limit {
                     cut = candidate
                     g += 1
                 } else {

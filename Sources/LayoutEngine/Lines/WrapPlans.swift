@@ -76,7 +76,7 @@ extension LayoutPass {
         func addPoints(after offset: Int) {
             guard offset == 0 || isHangingSpace(p.text[offset - 1]),
                   let points = filler.hyphenationPoints?(offset, offset) else { return }
-            for point in points where point > offset && point < p.count {
+            for point in points where point > offset && point < p.count && filler.startsShapedCluster(point) {
                 candidates.append(BreakCandidate(offset: point, showsHyphen: true, addsHyphen: true, mandatory: false))
             }
         }
@@ -86,7 +86,7 @@ extension LayoutPass {
             guard offset > 0, offset <= p.count else { continue }
             if k & 1023 == 0, let stop = request.shouldStop?() { throw stop }
             let soft = offset < p.count && p.softHyphenEnds.contains(offset)
-            if soft, filler.ignoresSoftHyphens, !opportunities.mandatory[k] { continue }
+            if !opportunities.mandatory[k], soft && filler.ignoresSoftHyphens || !filler.startsShapedCluster(offset) { continue }
             candidates.append(BreakCandidate(offset: offset, showsHyphen: soft, addsHyphen: false,
                                              mandatory: opportunities.mandatory[k] && offset < p.count))
             if offset < p.count { addPoints(after: offset) }
