@@ -113,6 +113,9 @@ public struct LayoutRequest: Sendable {
     /// UTF-16 ranges of the text that automatic hyphenation leaves whole (links, mentions,
     /// attachments: text a reader copies or taps as it is), ascending.
     public var unhyphenated: [Range<Int>] = []
+    /// UTF-16 ranges whose words automatic hyphenation looks up in another language's
+    /// dictionary than `language` (spans with a language of their own), ascending and apart.
+    public var hyphenationLanguages: [LanguageRange] = []
 
     /// The base font (`styles[0].font`).
     public var font: FontDescriptor {
@@ -137,5 +140,16 @@ public struct LayoutRequest: Sendable {
         self.truncation = Truncation()
         self.detail = detail
         self.keepsGeometry = false
+    }
+}
+
+/// A range of a text (UTF-16) and the BCP 47 language of its words.
+public struct LanguageRange: Sendable, Equatable {
+    public var range: Range<Int>
+    public var language: String
+
+    public init(range: Range<Int>, language: String) {
+        self.range = range
+        self.language = language
     }
 }

@@ -5,7 +5,11 @@
 /// long, outside the ranges left whole, is looked up in the language's dictionary.
 struct WordHyphenation {
     let hyphenator: Hyphenator
+    /// The request's language: the dictionary of words outside `languages`.
     let language: String
+    /// Paragraph-relative ranges whose words take another language's dictionary (spans
+    /// with a language of their own), ascending and apart.
+    let languages: [LanguageRange]
     let minimum: HyphenationMinimum
     /// Paragraph-relative ranges left whole, ascending and apart.
     let unhyphenated: [Range<Int>]
@@ -16,17 +20,30 @@ struct WordHyphenation {
     static let longestToken = 160
 
     /// `request`'s hyphenation for the paragraph at `start` (UTF-16, in the request's text),
-    /// nil unless it asks for `auto`.
+    /// nil unless it asks for `auto` and a dictionary serves its language or a span's in
+    /// the paragraph.
     init?(_ request: LayoutRequest, hyphenator: Hyphenator, paragraphStart start: Int, length: Int) {
-        guard request.paragraph.hyphenation == .auto, request.paragraph.wrap == .word, !request.language.isEmpty,
-              hyphenator.dictionary(for: request.language) != nil else { return nil }
+        guard request.paragraph.hyphenation == .auto, request.paragraph.wrap == .word else { return nil }
+        let end = start + length
+        let firstLanguage = request.hyphenationLanguages.partitionPoint { $0.range.upperBound <= start }
+        languages = request.hyphenationLanguages[firstLanguage...].prefix { $0.range.lowerBound < end }.map {
+            LanguageRange(range: max(0, $0.range.lowerBound - start)..<min(length, $0.range.upperBound - start), language: $0.language)
+        }
+        let served = { (language: String) in !language.isEmpty && hyphenator.dictionary(for: language) != nil }
+        guard served(request.language) || languages.contains(where: { served($0.language) }) else { return nil }
         self.hyphenator = hyphenator
         self.language = request.language
         self.minimum = request.paragraph.hyphenationMinimum
-        let end = start + length
         let first = request.unhyphenated.partitionPoint { $0.upperBound <= start }
         unhyphenated = request.unhyphenated[first...].prefix { $0.lowerBound < end }
             .map { max(0, $0.lowerBound - start)..<min(length, $0.upperBound - start) }
+    }
+
+    /// The language of the word starting at `offset` (paragraph-relative): its span's, else
+    /// the request's.
+    func language(at offset: Int) -> String {
+        let i = languages.partitionPoint { $0.range.upperBound <= offset }
+        return i < languages.count && languages[i].range.contains(offset) ? languages[i].language : language
     }
 
     /// The break points (paragraph-relative, ascending, after `lineStart`) of the word that
@@ -49,7 +66,8 @@ struct WordHyphenation {
         var lower = start, upper = tokenEnd
         while lower < upper, isOpeningPunctuation(text[lower]) { lower += 1 }
         while upper > lower, isClosingPunctuation(text[upper - 1]) { upper -= 1 }
-        guard upper - lower >= minimum.word, characters(text, lower..<upper) >= minimum.word,
+        let language = language(at: lower)
+        guard !language.isEmpty, upper - lower >= minimum.word, characters(text, lower..<upper) >= minimum.word,
               !isLeftWhole(lower..<upper),
               let points = hyphenator.breakPoints(in: Array(text[lower..<upper]), language: language,
                                                   before: minimum.before, after: minimum.after)

@@ -110,10 +110,10 @@ public struct LayoutParams: Sendable {
         return rects
     }
 
-    /// A BCP 47 tag: ASCII letters, digits, `-` and `_`.
-    static func validateLanguage(_ language: String) throws(RPCError) {
+    /// A BCP 47 tag: ASCII letters, digits, `-` and `_`; else -32602 naming `field`.
+    static func validateLanguage(_ language: String, field: String = "language") throws(RPCError) {
         guard !language.isEmpty, language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-            throw .invalidParams(field: "language", "must be a BCP 47 language tag such as \"en\" or \"zh-Hans\", got \"\(language)\"")
+            throw .invalidParams(field: field, "must be a BCP 47 language tag such as \"en\" or \"zh-Hans\", got \"\(language)\"")
         }
     }
 

@@ -60,6 +60,9 @@ public struct SpanAttributes: Sendable, Equatable {
     public var code: Bool?
     /// An inline object standing for the span's text: `{width, ascent, descent, value?}`.
     public var attachment: AttachmentSpec?
+    /// The BCP 47 language of the span's text, for `hyphenation: auto` (the dictionary its
+    /// words are hyphenated with, in place of the request's `language`).
+    public var language: String?
 
     public init() {}
 
@@ -86,6 +89,8 @@ public struct SpanAttributes: Sendable, Equatable {
         }
         data = reader.member("data")
         code = try reader.bool("code")
+        language = try reader.string("language", maxLength: 64)
+        if let language { try LayoutParams.validateLanguage(language, field: reader.field("language")) }
         if let a = try reader.object("attachment") {
             let what = "a number of points from 0 to 100000"
             guard let width = try a.number("width", in: 0...SpanAttributes.maxLength, what: what) else {
@@ -122,6 +127,7 @@ public struct SpanAttributes: Sendable, Equatable {
         if let data { result.data = data }
         if let code { result.code = code }
         if let attachment { result.attachment = attachment }
+        if let language { result.language = language }
         return result
     }
 
@@ -140,6 +146,7 @@ public struct SpanAttributes: Sendable, Equatable {
         if let data { members.append(("data", data)) }
         if let code { members.append(("code", .bool(code))) }
         if let attachment { members.append(("attachment", attachment.json)) }
+        if let language { members.append(("language", .string(language))) }
         return .object(members)
     }
 }

@@ -91,18 +91,45 @@ extension LayoutService {
         request.keepsGeometry = detail != .lines || !regionSpans.isEmpty || request.maxLines != nil || p.decorations != nil
         if request.paragraph.hyphenation == .auto {
             request.unhyphenated = Self.merged(regionSpans.map { $0.start..<$0.end })
-            if let missing = missingDictionary(request.language) { warnings.append(missing) }
+            request.hyphenationLanguages = Self.languageRanges(composed.styles, composed.runs, textLength: text.count)
+            warnings += missingDictionaries(request)
         }
         return BuiltRequest(request: request, mapping: mapping, styles: composed.styles, regionSpans: regionSpans,
                             token: truncation.token, spans: spans, warnings: warnings)
     }
 
-    /// Why `hyphenation: auto` hyphenates nothing in `language`, for the result's warnings;
-    /// nil when a dictionary serves it.
-    private func missingDictionary(_ language: String) -> String? {
-        if language.isEmpty { return "hyphenation \"auto\" needs the text's language (`language`): only soft hyphens break words" }
-        guard engine.hyphenator.dictionary(for: language) == nil else { return nil }
-        return "no hyphenation dictionary for language \"\(language)\" in \(engine.hyphenator.folder): only soft hyphens break words (hyphenation \"manual\")"
+    /// Why `hyphenation: auto` hyphenates nothing in the request's `language`, or in a
+    /// span's, for the result's warnings (each language once); none when dictionaries serve
+    /// them. Without a request `language`, text outside the spans that name one.
+    private func missingDictionaries(_ request: LayoutRequest) -> [String] {
+        var warnings: [String] = []
+        let spansCoverAll = request.hyphenationLanguages.count == 1 && request.hyphenationLanguages[0].range == 0..<request.text.count
+        if request.language.isEmpty, !spansCoverAll {
+            warnings.append("hyphenation \"auto\" needs the text's language (`language`, or a span's): only soft hyphens break words"
+                            + (request.hyphenationLanguages.isEmpty ? "" : " outside the spans that name one"))
+        }
+        var named = request.language.isEmpty ? [] : [request.language]
+        for r in request.hyphenationLanguages where !named.contains(r.language) { named.append(r.language) }
+        for language in named where engine.hyphenator.dictionary(for: language) == nil {
+            warnings.append("no hyphenation dictionary for language \"\(language)\" in \(engine.hyphenator.folder): only soft hyphens break its words (hyphenation \"manual\")")
+        }
+        return warnings
+    }
+
+    /// The ranges of the composed style runs whose attributes name a `language`, runs of one
+    /// language joined, ascending.
+    static func languageRanges(_ styles: [SpanAttributes], _ runs: [StyleRun], textLength: Int) -> [LanguageRange] {
+        var ranges: [LanguageRange] = []
+        for (i, run) in runs.enumerated() {
+            let end = i + 1 < runs.count ? runs[i + 1].start : textLength
+            guard run.style >= 0, run.style < styles.count, let language = styles[run.style].language, run.start < end else { continue }
+            if let last = ranges.last, last.range.upperBound == run.start, last.language == language {
+                ranges[ranges.count - 1].range = last.range.lowerBound..<end
+            } else {
+                ranges.append(LanguageRange(range: run.start..<end, language: language))
+            }
+        }
+        return ranges
     }
 
     /// `ranges` sorted, overlapping and touching ones joined.
