@@ -103,5 +103,41 @@ struct ChatMeasureTests {
         let none = try offClient.result("stats")["caches"]?["measuredParagraphs"]
         #expect(none?["count"] == 0 && none?["hits"] == 0 && none?["maxCount"] == 0)
     }
+
+    /// One connection measuring message after message, at changing widths, with its font,
+    /// paragraph, insets, language and offset encoding changed now and then (a connection's
+    /// measures take the request its last one was built into when only text and width
+    /// differ): every answer is what `layout` gives for the same params; bad params after a
+    /// good run are still refused, naming the field.
+    @Test func messageAfterMessageMeasuresAsLaidOut() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect(), reference = try daemon.connect()
+        let others: [[(String, JSONValue)]] = [
+            [("font", ["family": "Noto Sans", "size": 16])],
+            [("font", ["family": "Noto Sans", "size": 16]), ("paragraph", ["align": "center", "lineHeightMultiple": 1.4])],
+            [("font", ["family": "DejaVu Serif", "size": 13]), ("language", "ja")],
+            [("insets", ["top": 3, "left": 5, "bottom": 3, "right": 5]), ("paragraph", ["direction": "rtl"])],
+            [("font", ["family": "Noto Sans", "size": 16]), ("paragraph", ["maxLines": 2])],
+        ]
+        var rng = SeededGenerator(state: 77)
+        var compared = 0
+        for (k, text) in try Self.messages(count: 240).enumerated() {
+            if k % 60 == 30 {   // the offset encoding changed midway through a run
+                _ = try client.result("initialize", ["offsetEncodings": k % 120 == 30 ? ["utf-8"] : ["utf-16"]])
+            }
+            let width: JSONValue = k % 7 == 0 ? .null : .number(Double(Int.random(in: 20...300, using: &rng)))
+            let params = JSONValue.object([("text", .string(text)), ("width", width)] + others[(k / 12) % others.count])
+            #expect(try measureSize(client, params) == layoutSize(reference, params), "\(k): \(text)")
+            compared += 1
+        }
+        #expect(compared == 240)
+        _ = try client.result("measure", ["text": "hello", "width": 100, "font": ["family": "Noto Sans", "size": 16]])
+        for (bad, field) in [(JSONValue.object([("text", "hello"), ("width", -5), ("font", ["family": "Noto Sans", "size": 16])]), "width"),
+                             (.object([("text", 42), ("width", 100), ("font", ["family": "Noto Sans", "size": 16])]), "text")] {
+            let reply = try client.call("measure", bad)
+            #expect(reply["error"]?["code"] == -32602 && reply["error"]?["data"]?["field"] == .string(field), "\(reply)")
+        }
+    }
 }
 

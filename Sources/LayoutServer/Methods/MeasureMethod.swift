@@ -3,31 +3,80 @@ import LayoutProtocol
 
 /// `measure`: the layout params → `{size, lineCount, truncated}`, nothing else computed (one
 /// plain paragraph, as most chat messages are, without building its lines at all); with
-/// `widths`, one such measure per width, the text analysed and shaped once for all.
+/// `widths`, one such measure per width, the text analysed and shaped once for all. Params
+/// that differ from the connection's last only in their text and width take its built
+/// request (`MeasureTemplate`) rather than being decoded and built again.
 enum MeasureMethod: Method {
     static let name = "measure"
     static let order = MethodOrder.concurrent(quick: true)
 
-    static func decode(_ params: JSONValue?) throws(RPCError) -> MeasureParams { try MeasureParams(json: params) }
+    /// Read in `run`, where the connection's template is at hand.
+    static func decode(_ params: JSONValue?) throws(RPCError) -> JSONValue? { params }
 
-    static func run(_ p: MeasureParams, in context: MethodContext) throws(RPCError) -> MeasureReply {
+    static func run(_ params: JSONValue?, in context: MethodContext) throws(RPCError) -> MeasureReply {
         let service = context.service, session = context.session
+        let engine = service.engine
+        let parts = MeasureTemplate.parts(params)
+        // (One look at the connection's template: it decides both whether this request takes
+        // it and what this request leaves for the next.)
+        let stands = parts.map { parts in
+            session.connection.measureTemplate.withLock {
+                $0.map { $0.standsFor(parts.members, engine: ObjectIdentifier(engine), encoding: session.offsetEncoding) ? $0 : nil }
+            } ?? nil
+        } ?? nil
+        if let template = stands?.request, let parts, let units = parts.text.utf16Units,
+           case .some(let width) = MeasureTemplate.width(parts.width) {
+            var request = template
+            request.text = try service.requestText(units: units, text: "")
+            request.width = width
+            request.shouldStop = service.stopCheck(session)
+            return try measure(request, widths: nil, engine: engine, session: session)
+        }
+        let p = try MeasureParams(json: params)
         var built = try service.build(p.layout, session: session, detail: .lines, detect: false)
         built.request.keepsGeometry = false
         built.request.wantsFontTable = false
+        if let parts, p.widths == nil {
+            keepTemplate(parts.members, built.request, seenBefore: stands != nil, engine: engine, session: session)
+        }
         built.request.shouldStop = service.stopCheck(session)
-        let engine = service.engine
+        return try measure(built.request, widths: p.widths, engine: engine, session: session)
+    }
+
+    /// Leaves the connection's next measure `request` under `members` when the last measure
+    /// had these members too (`seenBefore`), else the members alone.
+    private static func keepTemplate(_ members: [(String, JSONValue)], _ request: LayoutRequest, seenBefore: Bool,
+                                     engine: TextLayoutEngine, session: Session) {
+        var kept: LayoutRequest?
+        if seenBefore {
+            kept = request
+            kept?.text = []
+            kept?.graphemes = nil
+        }
+        let template = MeasureTemplate(members: members, engine: ObjectIdentifier(engine), encoding: session.offsetEncoding,
+                                       request: kept)
+        // (What it replaces is released after the lock, not under it.)
+        let replaced = session.connection.measureTemplate.withLock { slot -> MeasureTemplate? in
+            defer { slot = template }
+            return slot
+        }
+        _ = replaced
+    }
+
+    /// `request` measured (at each of `widths`, when given).
+    private static func measure(_ request: LayoutRequest, widths: [Double]?, engine: TextLayoutEngine,
+                                session: Session) throws(RPCError) -> MeasureReply {
         let fingerprint = engine.fonts.fingerprint
         do {
-            guard let widths = p.widths else {
-                if let size = try engine.measurePlainParagraph(built.request, deferredRelease: session.deferredRelease) {
+            guard let widths else {
+                if let size = try engine.measurePlainParagraph(request, deferredRelease: session.deferredRelease) {
                     return .one(MeasureResult(width: wire(size.width), height: wire(size.height), lineCount: size.lineCount,
                                               truncated: false, fontFingerprint: fingerprint))
                 }
-                let layout = try engine.layout(built.request, deferredRelease: session.deferredRelease)
+                let layout = try engine.layout(request, deferredRelease: session.deferredRelease)
                 return .one(measure(layout, fontFingerprint: fingerprint))
             }
-            let layouts = try engine.layouts(built.request, widths: widths.map { Optional($0) },
+            let layouts = try engine.layouts(request, widths: widths.map { Optional($0) },
                                              deferredRelease: session.deferredRelease)
             return .many(MeasuresResult(measures: layouts.map { measure($0, fontFingerprint: fingerprint) },
                                         fontFingerprint: fingerprint))

@@ -27,6 +27,9 @@ public final class Session: Sendable {
     /// Set for a TCP connection until its first message, `initialize` with the token, is
     /// accepted (`ServiceConnectionHandler.received`).
     private let tokenPending = Atomic<Bool>(false)
+    /// The request the connection's last `measure` was built into (kept on the connection's
+    /// session: read it through `connection`).
+    let measureTemplate = Mutex<MeasureTemplate?>(nil)
 
     /// `awaitsToken`: the connection must present the token before anything else (a TCP
     /// peer's).
