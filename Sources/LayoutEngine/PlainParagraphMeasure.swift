@@ -44,12 +44,11 @@ extension TextLayoutEngine {
         return !request.text.contains(where: Self.endsOrTurnsALine)
     }
 
-    /// A unit that separates paragraphs (LF, CR, NEL, U+2029), breaks a line (VT, FF,
-    /// U+2028), moves to a tab stop or may show a hyphen (U+00AD).
+    /// A unit that separates paragraphs, breaks a line (UAX #14 BK), moves to a tab stop or
+    /// may show a hyphen (U+00AD).
     @inline(__always)
     private static func endsOrTurnsALine(_ u: UInt16) -> Bool {
-        if u <= 0xAD { return (0x09...0x0D).contains(u) || u == 0x85 || u == 0xAD }
-        return u == 0x2028 || u == 0x2029
+        u == 0x09 || u == 0xAD || isParagraphSeparator(u) || isHardBreak(u)
     }
 }
 

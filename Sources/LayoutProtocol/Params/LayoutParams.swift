@@ -89,7 +89,7 @@ public struct LayoutParams: Sendable {
     }
 
     /// `width`: points from 0 to `maxWidth`, or nil (absent or null) for no wrapping.
-    static func width(_ reader: ParamReader) throws(RPCError) -> Double? {
+    public static func width(_ reader: ParamReader) throws(RPCError) -> Double? {
         if let v = reader.member("width"), let d = v.doubleValue, d < 0 {
             throw .invalidParams(field: reader.field("width"), "must not be negative, got \(JSONWriter.string(v))")
         }

@@ -24,11 +24,11 @@ enum MeasureMethod: Method {
                 $0.map { $0.standsFor(parts.members, engine: ObjectIdentifier(engine), encoding: session.offsetEncoding) ? $0 : nil }
             } ?? nil
         } ?? nil
-        if let template = stands?.request, let parts, let units = parts.text.utf16Units,
-           case .some(let width) = MeasureTemplate.width(parts.width) {
+        if let template = stands?.request, let parts, let units = parts.text.utf16Units {
             var request = template
             request.text = try service.requestText(units: units, text: "")
-            request.width = width
+            // (Read as the decoder reads it: a bad width is refused alike.)
+            request.width = try LayoutParams.width(ParamReader(params))
             request.shouldStop = service.stopCheck(session)
             return try measure(request, widths: nil, engine: engine, session: session)
         }

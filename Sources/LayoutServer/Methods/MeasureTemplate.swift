@@ -32,37 +32,28 @@ final class MeasureTemplate: Sendable {
         }
     }
 
-    /// `params` as a template reads them: every member but `text` and `width`, `text`, and
-    /// `width` (nil when absent). Nil when a member is one a template cannot stand for, one
-    /// is repeated (the decoder's rules apply), or there is no `text`.
-    static func parts(_ params: JSONValue?) -> (members: [(String, JSONValue)], text: JSONValue, width: JSONValue?)? {
+    /// `params` as a template reads them: every member but `text` and `width`, and `text`.
+    /// Nil when a member is one a template cannot stand for, one is repeated (the decoder's
+    /// rules apply), or there is no `text`.
+    static func parts(_ params: JSONValue?) -> (members: [(String, JSONValue)], text: JSONValue)? {
         guard case .object(let all)? = params else { return nil }
         var members: [(String, JSONValue)] = []
         members.reserveCapacity(all.count)
-        var text: JSONValue?, width: JSONValue?
+        var text: JSONValue?, hasWidth = false
         for (key, value) in all {
             if key == "text" {
                 guard text == nil else { return nil }
                 text = value
             } else if key == "width" {
-                guard width == nil else { return nil }
-                width = value
+                guard !hasWidth else { return nil }
+                hasWidth = true
             } else if isTextIndependent(key) {
                 members.append((key, value))
             } else {
                 return nil
             }
         }
-        return text.map { (members, $0, width) }
-    }
-
-    /// A `width` as `LayoutParams` reads it — points from 0 to `LayoutParams.maxWidth`, null
-    /// or absent for none (`.some(nil)`) — or nil when it is anything else (the decoder then
-    /// says what is wrong).
-    static func width(_ value: JSONValue?) -> Double?? {
-        guard let value, !value.isNull else { return .some(nil) }
-        guard case .number(let d) = value, d >= 0, d <= LayoutParams.maxWidth else { return nil }
-        return .some(d)
+        return text.map { (members, $0) }
     }
 
     /// Whether this template stands for `members` under `engine` and `encoding`.
@@ -79,7 +70,7 @@ extension JSONValue {
     var utf16Units: [UInt16]? {
         switch self {
         case .utf16(let units): units
-        case .string(let s): Array(s.utf16)
+        case .string(let s): LayoutEngine.utf16Units(of: s)
         default: nil
         }
     }
