@@ -107,4 +107,55 @@ import Testing
         #expect(reused > 300, "paragraphs are taken over")
         #expect(unchangedLines > 500, "leading lines are known unchanged")
     }
+
+    /// A layout that keeps shaping for reuse but reads no glyphs (lines only, no geometry:
+    /// a retained document's compact pieces) keeps none; a later layout that reads them —
+    /// runs and geometry for a caret — fetches them again, and its lines, runs, glyphs and
+    /// caret positions equal a fresh layout's: every script of the corpus, right to left and
+    /// bidi paragraphs, a second style with letter spacing and a baseline offset, and an
+    /// inline object, at four widths.
+    @Test func glyphsLeftOutOfKeptShapingAreFetchedAgain() throws {
+        let corpus = try ShapeCacheTests.corpus()
+        var generator = XorShift64(state: 0x61F0_3A2B_9C4D_1E57)
+        func random(_ n: Int) -> Int { Int(generator.next() >> 1) % max(n, 1) }
+        var refetched = 0
+        for trial in 0..<24 {
+            let text = utf16((0..<4).map { _ in String(corpus[random(corpus.count)].text.prefix(260)) }
+                .joined(separator: "\n") + " \u{FFFC} end")
+            func request(_ detail: LayoutDetail, keeps geometry: Bool) -> LayoutRequest {
+                var r = LayoutRequest(text: text, width: Double([120, 200, 320, 480][trial % 4]),
+                                      font: FontDescriptor(family: "Noto Sans", size: 16), detail: detail)
+                r.styles.append(SpanStyle(font: FontDescriptor(family: "DejaVu Sans", size: 13, weight: 700),
+                                          letterSpacing: 1.5, baselineOffset: 2))
+                r.styles.append(SpanStyle(font: r.font, attachment: Attachment(width: 24, ascent: 16, descent: 4)))
+                let cut = text.count / 3
+                r.styleRuns = [StyleRun(start: 0, style: 0), StyleRun(start: cut, style: 1), StyleRun(start: cut + 40, style: 0),
+                               StyleRun(start: text.count - 5, style: 2), StyleRun(start: text.count - 4, style: 0)]
+                r.paragraph.direction = [.auto, .rtl, .ltr][trial % 3]
+                r.keepsGeometry = geometry
+                r.keepsReusable = true
+                return r
+            }
+            let compact = try sharedEngine.layout(request(.lines, keeps: false))
+            let compactKept = try #require(compact.reusable)
+            let kept = compactKept.paragraphs.compactMap(\.shaping)
+            #expect(kept.count == compactKept.paragraphs.count && kept.allSatisfy { !$0.hasGlyphs },
+                    "trial \(trial): a layout reading no glyphs keeps none")
+            var full = request(.glyphs, keeps: true)
+            full.previous = compact.reusable
+            let refilled = try sharedEngine.layout(full)
+            let fresh = try sharedEngine.layout(request(.glyphs, keeps: true))
+            #expect(refilled.reshapedParagraphs == 0, "trial \(trial): the kept shaping is taken")
+            #expect(refilled.lines.count == fresh.lines.count, "trial \(trial): line counts differ")
+            for (a, b) in zip(refilled.lines, fresh.lines) where !same(a, b) {
+                Issue.record("trial \(trial): line \(b.start)..<\(b.end) differs: \(a) vs \(b)")
+                break
+            }
+            #expect(refilled.positions == fresh.positions, "trial \(trial): caret positions differ")
+            #expect(refilled.reusable?.paragraphs.allSatisfy { $0.shaping?.hasGlyphs == true } == true,
+                    "trial \(trial): the glyphs fetched are kept")
+            refetched += glyphs(refilled)
+        }
+        #expect(refetched > 10_000)
+    }
 }

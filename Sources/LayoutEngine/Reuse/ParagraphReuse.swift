@@ -131,7 +131,7 @@ extension LayoutPass {
     /// not taken yet, its lines or its shaping of use here (`canTakeLines`, `canTakeShaping`),
     /// and the same style runs (`styleRuns`: those of `range`, found on first need).
     private mutating func canReuse(_ i: Int, _ range: ParagraphRange, paragraph index: Int, styleRuns: inout [StyleRun]?) -> Bool {
-        guard !usedPrevious[i], canTakeLines(i, paragraph: index) || canTakeShaping(i) else { return false }
+        guard !usedPrevious[i], canTakeLines(i, paragraph: index) || previousParagraphs[i].shaping != nil else { return false }
         if styleRuns == nil { styleRuns = request.styleRuns(in: range) }
         let previous = previousParagraphs[i]
         guard let runs = styleRuns, previous.styleRuns.count == runs.count else { return false }
@@ -149,13 +149,6 @@ extension LayoutPass {
         let previous = previousParagraphs[i]
         return reusesLines && !previous.lines.isEmpty && previous.isFirst == (index == 0)
             && (!keepsGeometry || previous.geometry != nil)
-    }
-
-    /// Whether previous paragraph `i` kept a shaping this layout can fill lines from (with
-    /// glyphs, when this layout reads them).
-    func canTakeShaping(_ i: Int) -> Bool {
-        guard let shaping = previousParagraphs[i].shaping else { return false }
-        return shaping.hasGlyphs || !context.needsGlyphs
     }
 
     /// Whether `units` are the text's units from `start` on (memcmp).

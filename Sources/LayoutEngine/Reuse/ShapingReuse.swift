@@ -8,13 +8,15 @@ extension LayoutPass {
             return try kept.paragraph(at: range, in: text, styleMap: nil, locale: context.locale,
                                       pool: engine.breakIterators)
         }
-        if let previous, canTakeShaping(previous), let kept = previousParagraphs[previous].shaping {
+        if let previous, let kept = previousParagraphs[previous].shaping {
             let styleMap = styleNumbers(from: previousParagraphs[previous].styleRuns, to: request.styleRuns(in: range))
-            let p = try kept.paragraph(at: range, in: text, styleMap: styleMap, locale: context.locale,
+            var p = try kept.paragraph(at: range, in: text, styleMap: styleMap, locale: context.locale,
                                        pool: engine.breakIterators)
+            let addsGlyphs = context.needsGlyphs && !kept.hasGlyphs
+            if addsGlyphs { p = try context.addingGlyphs(to: p) }
             if index < shapings.count {
-                // Kept again as it was, unless its runs' style numbers changed.
-                shapings[index] = styleMap == nil ? kept : KeptShaping(p, hasGlyphs: kept.hasGlyphs)
+                // Kept again as it was, unless its runs' style numbers or glyphs changed.
+                shapings[index] = styleMap == nil && !addsGlyphs ? kept : KeptShaping(p, hasGlyphs: kept.hasGlyphs || addsGlyphs)
             }
             return p
         }
@@ -44,5 +46,28 @@ extension LayoutPass {
             deferredRelease?.keep(p)
             keepReusable(range, paragraph: next, firstLine: lines.count, top: top, counts: (0, 0))
         }
+    }
+}
+
+extension RequestContext {
+    /// `p`, kept without glyphs by a layout that read none, with its runs' glyphs fetched
+    /// again: each run shaped as it was (its face, script, level and style), which finds
+    /// its words in the shape cache. Its analysis, advances and breaks are `p`'s own; the
+    /// advances shaping finds again are the same and are dropped.
+    mutating func addingGlyphs(to p: ShapedParagraph) throws -> ShapedParagraph {
+        currentGraphemes = p.graphemes
+        var runs: [ShapedRun] = []
+        runs.reserveCapacity(p.runs.count)
+        var scratch = [Double](repeating: 0, count: p.count)
+        for run in p.runs {
+            guard run.glyphs.isEmpty, run.end > run.start, !isAttachmentStyle[run.styleIndex] else {
+                runs.append(run)
+                continue
+            }
+            let key = RunKey(face: Unmanaged.passUnretained(run.face), script: run.script, level: run.level,
+                             shaping: shapingID[run.styleIndex], styleIndex: run.styleIndex)
+            try withExtendedLifetime(run.face) { try shapeRun(p.text, run.start, run.end, key, &runs, &scratch) }
+        }
+        return ShapedParagraph(kept: p, text: p.text, range: p.range, breaks: p.breaks, runs: runs)
     }
 }

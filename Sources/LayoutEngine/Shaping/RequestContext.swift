@@ -31,9 +31,10 @@ struct RequestContext {
     /// one replaces (moving the one there to `contextMemo`) once there are eight.
     var recentContexts: [(key: ContextMemoKey, number: Int)] = []
     var nextRecentContext = 0
-    /// Whether anything reads the shaped runs' glyphs: glyph or run detail, geometry kept
-    /// for queries, a layout kept for reuse or reusing one. Without, a word found in the
-    /// shape cache only adds its advances (`ShapeCache.addAdvances`) and runs keep no glyphs.
+    /// Whether anything reads the shaped runs' glyphs: glyph or run detail, or geometry kept
+    /// for queries. Without, a word found in the shape cache only adds its advances
+    /// (`ShapeCache.addAdvances`) and runs keep no glyphs, nor does the shaping a layout keeps
+    /// for reuse: a later layout that reads glyphs fetches them again (`addingGlyphs`).
     let needsGlyphs: Bool
     /// Fonts the result's runs refer to, by index.
     var fonts: [UsedFont] = []
@@ -55,12 +56,16 @@ struct RequestContext {
         self.request = request
         self.language = harfBuzzLanguage(request.language)
         self.locale = icuLocale(request.language)
-        self.selector = FontSelector(fonts: engine.fonts, language: request.language)
+        if let carried = request.fontCarry?.take(fonts: engine.fonts, language: request.language) {
+            self.selector = carried.selector
+            self.faceBits = carried.faceBits
+        } else {
+            self.selector = FontSelector(fonts: engine.fonts, language: request.language)
+        }
         self.features = request.styles.map(harfBuzzFeatures)
         self.styleFamily = [Int?](repeating: nil, count: request.styles.count)
         self.isAttachmentStyle = request.styles.map { $0.attachment != nil }
-        self.needsGlyphs = request.detail >= .runs || request.keepsGeometry || request.keepsReusable
-            || (request.previous != nil && !request.keepsShapingOnly)
+        self.needsGlyphs = request.detail >= .runs || request.keepsGeometry
         if request.styles.count == 1 {
             self.shapingID = [0]   // (most requests: no table to hash the one style into)
         } else {

@@ -25,8 +25,8 @@ struct ShapedRun {
     /// for every run.)
     var styleIndex: Int
     /// Its glyphs; none for an inline object, and none (with the shape cache on) when the
-    /// request reads no glyphs (`RequestContext.needsGlyphs`: lines only, nothing kept),
-    /// whose layout needs only the advances.
+    /// request reads no glyphs (`RequestContext.needsGlyphs`: lines only, no geometry
+    /// kept), whose layout needs only the advances.
     var glyphs: [ShapedGlyph]
 
     /// Ascent, descent and line gap the run adds to its line, at its baseline offset
