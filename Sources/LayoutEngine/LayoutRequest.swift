@@ -116,6 +116,9 @@ public struct LayoutRequest: Sendable {
     /// UTF-16 ranges whose words automatic hyphenation looks up in another language's
     /// dictionary than `language` (spans with a language of their own), ascending and apart.
     public var hyphenationLanguages: [LanguageRange] = []
+    /// Font lookups carried over from the layout made before this one (see
+    /// `FontSelectionCarry`), and handed on to the next.
+    public var fontCarry: FontSelectionCarry?
 
     /// The base font (`styles[0].font`).
     public var font: FontDescriptor {

@@ -63,6 +63,8 @@ public final class TextLayoutEngine: Sendable {
             var pass = LayoutPass(engine: self, request: request, text: text)
             pass.deferredRelease = leaving
             defer { leaving?.keep(pass.context, textLength: text.count) }
+            // (Declared after, so run before: the context deferred keeps no carried tables.)
+            defer { request.fontCarry?.keep(from: &pass.context) }
             return try pass.layout()
         }
     }

@@ -1,4 +1,5 @@
-/// Per request, the code units seen to take a fallback face as one-unit clusters: one bit
+/// Per request (or layouts carried on, `FontSelectionCarry`), the code units seen to take a
+/// fallback face as one-unit clusters: one bit
 /// table per (family, script, face), so that a later cluster of the same unit continuing a
 /// run in that face skips `FontSelector.face`. Sound because, for a one-unit cluster,
 /// `face` depends only on the family, the script, the unit and the face of the cluster

@@ -77,9 +77,11 @@ extension LayoutService {
         var items: [(item: RetainedLayout, summary: TextSummary)] = []
         items.reserveCapacity(ranges.count)
         var tally = PieceTally()
+        let fontCarry = FontSelectionCarry()
         for (i, range) in ranges.enumerated() {
             let piece = try perform(params, session: session, keeping: .reusable, utf16Spans: pieceSpans[i],
-                                    utf16Text: Array(text[range]), previous: reusable(range), continues: i < ranges.count - 1)
+                                    utf16Text: Array(text[range]), previous: reusable(range), continues: i < ranges.count - 1,
+                                    fontCarry: fontCarry)
             tally.add(piece)
             items.append((piece, RetainedDocument.summary(of: piece, first: i == 0, gap: gap)))
         }

@@ -87,7 +87,8 @@ public final class LayoutService: Sendable {
     func perform(_ p: LayoutParams, session: Session, keeping: LayoutKeeping,
                  utf16Spans: [(start: Int, end: Int, attributes: SpanAttributes)]? = nil,
                  utf16Text: [UInt16]? = nil, previous: ReusableLayout? = nil,
-                 continues: Bool = false, detect: Bool = true) throws(RPCError) -> RetainedLayout {
+                 continues: Bool = false, detect: Bool = true,
+                 fontCarry: FontSelectionCarry? = nil) throws(RPCError) -> RetainedLayout {
         let detail = p.detail.flatMap(LayoutDetail.init(rawValue:)) ?? .lines
         try checkDecorations(p)
         var built = try build(p, session: session, detail: detail, utf16Spans: utf16Spans, utf16Text: utf16Text, detect: detect)
@@ -102,10 +103,12 @@ public final class LayoutService: Sendable {
         }
         built.request.previous = previous
         built.request.textContinues = continues
+        built.request.fontCarry = fontCarry
         let engine = self.engine
         let layout: TextLayout
         do { layout = try engine.layout(built.request, deferredRelease: session.deferredRelease) } catch { throw Self.rpcError(error) }
         built.request.previous = nil   // taken over; keeping it would keep the layout before too
+        built.request.fontCarry = nil
         return RetainedLayout(params: p, built: built, layout: layout, detail: detail, encoding: session.offsetEncoding,
                               fontFingerprint: engine.fonts.fingerprint)
     }
