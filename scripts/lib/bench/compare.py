@@ -1,6 +1,7 @@
 """`scripts/bench --compare OTHER_ROOT`: this checkout's build ("after") against another
 checkout's release build ("before") on the corpus, parallel, streaming and chat rows, side by
-side (`--only short`: the chat rows alone).
+side (`--only short`: the chat rows alone; `--only keystroke`: the editor rows alone, each
+round on daemons of their own started with the editor rows' raised limits).
 
 Each build runs its own daemon, started with the same configuration and pinned fonts (this
 checkout's) and warmed with the corpus. Every row is measured in rounds, and the rounds
@@ -12,7 +13,7 @@ of its rounds; the ratio is after/before per round, reported as the median of th
 ratios with their spread (min–max). The Pango reference is not run."""
 import statistics
 
-from . import corpus, parallel, short, streaming
+from . import corpus, keystroke, parallel, short, streaming
 from .common import mean, step
 
 # row -> (figure key, what it is); µs are times (below 1 is faster), the rest rates.
@@ -37,6 +38,12 @@ FIGURES = {
     "chat_parallel": [("one_client_msgs_per_s", "1 client (msgs/s)"),
                       ("four_clients_msgs_per_s", "4 clients at once (msgs/s)"),
                       ("ratio", "4 clients against 1 (×)")],
+    "keystroke": [("keystroke_100_us", "keystroke, 100 paragraphs (µs)"),
+                  ("keystroke_1000_us", "keystroke, 1,000 paragraphs (µs)"),
+                  ("keystroke_10000_us", "keystroke, 10,000 paragraphs (µs)"),
+                  ("open_retain_us", "open: retain 10,000 paragraphs (µs)"),
+                  ("open_layout_us", "open: plain layout of them (µs)"),
+                  ("open_ratio", "open: retain / layout (µs per µs)")],
 }
 
 
@@ -88,15 +95,27 @@ def chat_parallel_round(side, run, k):
     return {"one_client_msgs_per_s": one, "four_clients_msgs_per_s": four, "ratio": four / one}
 
 
+def keystroke_round(side, run, k):
+    """The editor rows on a daemon of this build started for them (their documents pass the
+    default limits)."""
+    with run.start(side.build, keystroke.editor_config(run)) as daemon:
+        rows = keystroke.measure_keystrokes(daemon.connect(read_timeout=None), run)
+    keys, o = rows["keystroke"], rows["open"]
+    return {"keystroke_100_us": keys["keystroke_100_us"], "keystroke_1000_us": keys["keystroke_1000_us"],
+            "keystroke_10000_us": keys["keystroke_10000_us"], "open_retain_us": o["retain_ms"] * 1e3,
+            "open_layout_us": o["layout_ms"] * 1e3, "open_ratio": o["ratio"]}
+
+
 ROWS = (("corpus", corpus_round), ("parallel", parallel_round), ("streaming", streaming_round),
         ("short", short_round), ("chat_parallel", chat_parallel_round))
 CHAT_ROWS = ("short", "chat_parallel")
+EDITOR_ROWS = (("keystroke", keystroke_round),)
 
 
 def compare(run, after, before, only=None):
     """The compared rows of `after` (a Build) against `before`, as the JSON's dict; with
-    `only="short"`, the chat rows alone."""
-    rows_measured = [r for r in ROWS if only != "short" or r[0] in CHAT_ROWS]
+    `only="short"`, the chat rows alone; with `only="keystroke"`, the editor rows alone."""
+    rows_measured = EDITOR_ROWS if only == "keystroke" else [r for r in ROWS if only != "short" or r[0] in CHAT_ROWS]
     sides = []
     try:
         for name, build in (("after", after), ("before", before)):

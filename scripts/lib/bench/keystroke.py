@@ -50,10 +50,14 @@ class EditedDocument:
 def keystroke_rows(build, run):
     """{"keystroke": {paragraphs: µs, …, ratio}, "open": {...}}; beyond the default text
     limit, on a daemon of its own."""
-    config = run.write_config("editor.json", {"fontConfig": run.fonts,
-                                              "limits": {"maxTextLength": 64 << 20, "maxMessageBytes": 256 << 20}})
-    with run.start(build, config) as daemon:
+    with run.start(build, editor_config(run)) as daemon:
         return measure_keystrokes(daemon.connect(read_timeout=None), run)
+
+
+def editor_config(run):
+    """The path of a configuration with text and message limits raised to fit the documents."""
+    return run.write_config("editor.json", {"fontConfig": run.fonts,
+                                            "limits": {"maxTextLength": 64 << 20, "maxMessageBytes": 256 << 20}})
 
 
 def measure_keystrokes(conn, run):
