@@ -61,4 +61,36 @@ import Testing
         _ = try client.result("release", ["handle": b])
         #expect(try retainedBytes(client) == 0, "releasing the documents gives back all they counted")
     }
+
+    /// Compact pieces keep their shaping without glyphs (fetched again from the shape cache
+    /// when a query first reads a piece): the same document retained at `detail: "runs"`
+    /// keeps them, and holds more; a caret in a compact piece then answers as there.
+    @Test func compactPiecesKeepNoGlyphs() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let text = try pieces.document(60)
+        let starts = pieces.paragraphStarts(Array(text.utf16))
+        func retained(_ detail: String) throws -> (handle: JSONValue, shapingBytes: Double) {
+            let result = try client.result("layout", .object([("text", .string(text)), ("font", PiecedDocumentTests.font),
+                                                              ("width", 360), ("retain", true), ("detail", .string(detail))]))
+            let stats = try client.result("stats")["caches"]?["retainedLayouts"]
+            let bytes = stats?["shapingBytes"]?.doubleValue ?? -1
+            _ = try client.result("release", .object([("handle", result["handle"] ?? .null)]))
+            return (result["handle"] ?? .null, bytes)
+        }
+        let compact = try retained("lines"), runs = try retained("runs")
+        #expect(compact.shapingBytes > 0 && runs.shapingBytes > 0)
+        #expect(compact.shapingBytes < 0.8 * runs.shapingBytes,
+                "compact \(compact.shapingBytes) bytes of shaping against \(runs.shapingBytes) with glyphs")
+        let base: [(String, JSONValue)] = [("text", .string(text)), ("font", PiecedDocumentTests.font), ("width", 360)]
+        let a = try #require(try client.result("layout", .object(base + [("retain", true)]))["handle"])
+        let b = try #require(try client.result("layout", .object(base + [("retain", true), ("detail", "runs")]))["handle"])
+        for start in starts.enumerated() where start.offset % 6 == 1 {
+            let index: JSONValue = .number(Double(start.element + 2))
+            let one = try client.result("caret", .object([("handle", a), ("index", index)]))
+            let other = try client.result("caret", .object([("handle", b), ("index", index)]))
+            #expect(pieces.difference(one, other) == nil, "caret at \(start.element + 2)")
+        }
+    }
 }
