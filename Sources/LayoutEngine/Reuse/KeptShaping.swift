@@ -5,7 +5,9 @@
 /// It points into no text: its bidi resolution holds its own copy of the paragraph (ICU keeps
 /// a pointer to the text it resolved), and its line-break opportunities are either all found
 /// already or found again on demand by a new finder over the text of the layout that takes
-/// it (`paragraph(at:in:…)`), whose paragraph has the same units. Immutable; read by one
+/// it (`paragraph(at:in:…)`), whose paragraph has the same units. The advances' running sum
+/// is not kept but summed again when it is taken (the same additions in the same order:
+/// the same sums), eight bytes a unit for one pass. Immutable; read by one
 /// layout at a time (a retained layout's updates run under its handle's lock, a multi-width
 /// measure on one thread), hence unchecked `Sendable`: the bidi object is not thread-safe.
 final class KeptShaping: @unchecked Sendable {
@@ -30,15 +32,18 @@ final class KeptShaping: @unchecked Sendable {
             allBreaks = finder.all
             hardBreaks = hard
         }
-        shaped = ShapedParagraph(kept: p, text: UnsafeBufferPointer(start: nil, count: 0), range: p.range,
-                                 breaks: .all(Boundaries(offsets: [], mandatory: [])), runs: p.runs)
+        shaped = ShapedParagraph(range: p.range, text: UnsafeBufferPointer(start: nil, count: 0), bidi: p.bidi,
+                                 graphemes: p.graphemes, runs: p.runs, advances: p.advances, prefix: [],
+                                 breaks: .all(Boundaries(offsets: [], mandatory: [])), hangStart: p.hangStart, tabs: p.tabs,
+                                 softHyphenEnds: p.softHyphenEnds, endsWithHardBreak: p.endsWithHardBreak)
         self.hasGlyphs = hasGlyphs
         var glyphs = 0
         for run in p.runs { glyphs += run.glyphs.count }
-        // Per unit: advance and prefix (8 + 8), grapheme and hang starts (4 + 4), the bidi
-        // level and text copy (1 + 2); per run and glyph their stored size; per break 5.
+        // Per unit: advance (8), grapheme and hang starts (4 + 4), the bidi level and text
+        // copy (1 + 2);
+        // per run and glyph their stored size; per break 5.
         let breakCount = allBreaks?.offsets.count ?? hardBreaks.count
-        bytes = 128 + p.count * 27 + p.runs.count * 64 + glyphs * MemoryLayout<ShapedGlyph>.stride
+        bytes = 128 + p.count * 19 + p.runs.count * 64 + glyphs * MemoryLayout<ShapedGlyph>.stride
             + breakCount * 5 + p.tabs.count * 8 + p.softHyphenEnds.count * 16
     }
 
@@ -58,7 +63,28 @@ final class KeptShaping: @unchecked Sendable {
         if let styleMap {
             for r in runs.indices { runs[r].styleIndex = styleMap[runs[r].styleIndex] ?? runs[r].styleIndex }
         }
-        return ShapedParagraph(kept: shaped, text: content, range: range, breaks: breaks, runs: runs)
+        return ShapedParagraph(range: range, text: content, bidi: shaped.bidi, graphemes: shaped.graphemes, runs: runs,
+                               advances: shaped.advances, prefix: Self.runningSum(shaped.advances), breaks: breaks,
+                               hangStart: shaped.hangStart,
+                               tabs: shaped.tabs, softHyphenEnds: shaped.softHyphenEnds,
+                               endsWithHardBreak: shaped.endsWithHardBreak)
+    }
+}
+
+extension KeptShaping {
+    /// 0 and the sums of `advances` from the first, as `UnitScan` adds them.
+    static func runningSum(_ advances: [Double]) -> [Double] {
+        advances.withUnsafeBufferPointer { a in
+            [Double](unsafeUninitializedCapacity: a.count + 1) { sums, count in
+                var sum = 0.0
+                sums[0] = 0
+                for i in 0..<a.count {
+                    sum += a[i]
+                    sums[i + 1] = sum
+                }
+                count = a.count + 1
+            }
+        }
     }
 }
 
