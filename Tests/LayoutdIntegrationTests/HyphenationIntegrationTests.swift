@@ -85,6 +85,44 @@ import Testing
         #expect(hit["index"] == 21 && hit["line"] == 0)
     }
 
+    /// The hyphen is shaped with the letter before it: "LV" + soft hyphen + "AV" broken after
+    /// "LV" draws "LV‐" as HarfBuzz shapes "LV‐" (the V's advance without the kerning it had
+    /// before the "A", now on the next line), and the line keeps its width; the same with a
+    /// hyphen `auto` adds.
+    @Test func theHyphenIsShapedWithTheLetterBeforeIt() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        let font: JSONValue = ["family": "Noto Sans", "size": 40]
+        func glyphs(_ params: [String: JSONValue]) throws -> (line: LineResult, advances: [Double]) {
+            var all = params
+            all["font"] = all["font"] ?? font
+            all["detail"] = "glyphs"
+            let result = try #require(LayoutResult(json: client.result("layout", .object(all.sorted { $0.key < $1.key }))))
+            let line = try #require(result.lines.first)
+            return (line, (line.runs ?? []).flatMap { ($0.glyphs ?? []).map(\.advance) })
+        }
+        // "LV‐" shaped as one text, and "LVAV" (the V kerned towards the A).
+        let together = try glyphs(["text": "LV\u{2010}"]).advances
+        let kerned = try glyphs(["text": "LVAV"]).advances
+        #expect(together.count == 3 && kerned.count == 4 && abs(together[1] - kerned[1]) > 0.5,
+                "the font kerns V before A and not before the hyphen: \(together) \(kerned)")
+        let (line, advances) = try glyphs(["text": "LV\u{AD}AV", "width": 75])
+        #expect(line.hyphenated && line.end == 3, "broken after the soft hyphen")
+        #expect(advances.count == 3 && abs(advances[1] - together[1]) < 0.01, "V as before a hyphen: \(advances) vs \(together)")
+        #expect(abs(advances.reduce(0, +) - line.width) < 0.01, "the line keeps its width")
+        // `auto`: the first line, "The typography confer" and its hyphen, drawn as the text
+        // "The typography confer‐" is shaped, but for the hyphen's advance (the line's width
+        // is kept).
+        let auto = try glyphs(["text": "The typography conference", "width": 185, "language": "en-US",
+                               "paragraph": ["hyphenation": "auto"], "font": Self.font])
+        let shaped = try glyphs(["text": "The typography confer\u{2010}", "font": Self.font]).advances
+        #expect(auto.line.hyphenated && auto.advances.count == shaped.count)
+        #expect(zip(auto.advances.dropLast(), shaped.dropLast()).allSatisfy { abs($0 - $1) < 0.01 },
+                "\(auto.advances) vs \(shaped)")
+        #expect(abs(auto.advances.reduce(0, +) - auto.line.width) < 0.01, "the line keeps its width")
+    }
+
     @Test func urlsMentionsAndLinksStayWhole() throws {
         let daemon = try Daemon()
         defer { daemon.stop() }

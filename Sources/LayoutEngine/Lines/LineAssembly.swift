@@ -152,6 +152,7 @@ extension RequestContext {
         if wantsRuns {
             box.runs = try visualRuns(p, ls, le, final: final, hyphenated: softHyphen)
             if addsHyphen { appendHyphen(hyphenWidth, to: &box.runs, p, le) }
+            if hyphenated { shapeHyphenWithLastCluster(&box.runs, p, le, soft: softHyphen) }
         }
         return AssembledLine(box: box, slot: slot, placement: placement, tabOrigin: tabOrigin)
     }
