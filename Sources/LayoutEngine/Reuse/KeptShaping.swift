@@ -40,8 +40,7 @@ final class KeptShaping: @unchecked Sendable {
         var glyphs = 0
         for run in p.runs { glyphs += run.glyphs.count }
         // Per unit: advance (8), grapheme and hang starts (4 + 4), the bidi level and text
-        // copy (1 + 2);
-        // per run and glyph their stored size; per break 5.
+        // copy (1 + 2); per run and glyph their stored size; per break 5.
         let breakCount = allBreaks?.offsets.count ?? hardBreaks.count
         bytes = 128 + p.count * 19 + p.runs.count * 64 + glyphs * MemoryLayout<ShapedGlyph>.stride
             + breakCount * 5 + p.tabs.count * 8 + p.softHyphenEnds.count * 16

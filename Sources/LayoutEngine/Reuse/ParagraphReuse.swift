@@ -128,7 +128,7 @@ extension LayoutPass {
     }
 
     /// Whether previous paragraph `i`, with the same units as `range`, can stand for it:
-    /// not taken yet, its lines or its shaping of use here (`canTakeLines`, `canTakeShaping`),
+    /// not taken yet, its lines of use here (`canTakeLines`) or its shaping kept,
     /// and the same style runs (`styleRuns`: those of `range`, found on first need).
     private mutating func canReuse(_ i: Int, _ range: ParagraphRange, paragraph index: Int, styleRuns: inout [StyleRun]?) -> Bool {
         guard !usedPrevious[i], canTakeLines(i, paragraph: index) || previousParagraphs[i].shaping != nil else { return false }
