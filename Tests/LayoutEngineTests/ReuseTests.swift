@@ -158,4 +158,49 @@ import Testing
         }
         #expect(refetched > 10_000)
     }
+
+    /// A layout that keeps geometry, made from a lines-only layout of the same text under the
+    /// same line parameters (a retained document's piece when a caret first reaches it), puts
+    /// the lines together again at the ends they had: its lines and caret positions equal a
+    /// fresh layout's. Paragraphs ending in CRLF, LF, U+2028 and nothing, soft hyphens and
+    /// automatic hyphenation, justified and optimal lines, a first-line indent.
+    @Test func linesKeptWithoutGeometryAreMadeAgainAtTheirEnds() throws {
+        let corpus = try ShapeCacheTests.corpus()
+        var generator = XorShift64(state: 0x3C6E_F372_FE94_F82B)
+        func random(_ n: Int) -> Int { Int(generator.next() >> 1) % max(n, 1) }
+        let separators = ["\r\n", "\n", "\u{2028}\n", "\u{2029}"]
+        for trial in 0..<20 {
+            var text = ""
+            for k in 0..<5 {
+                var words = String(corpus[random(corpus.count)].text.prefix(220)).split(separator: " ").map(String.init)
+                if k == 2, words.count > 3 { words[1] = "hy\u{AD}phen\u{AD}ation" }
+                text += words.joined(separator: " ") + separators[(trial + k) % separators.count]
+            }
+            func request(keepsGeometry: Bool) -> LayoutRequest {
+                var r = LayoutRequest(text: utf16(text), width: Double([150, 240, 330][trial % 3]),
+                                      font: FontDescriptor(family: "Noto Sans", size: 16), detail: .lines)
+                r.language = "en-US"
+                r.paragraph.hyphenation = trial % 2 == 0 ? .auto : .manual
+                r.paragraph.align = trial % 4 == 1 ? .justify : .start
+                r.paragraph.wrapStyle = trial % 5 == 2 ? .optimal : .greedy
+                r.paragraph.firstLineIndent = trial % 3 == 0 ? 12 : 0
+                r.keepsGeometry = keepsGeometry
+                r.keepsReusable = true
+                return r
+            }
+            let compact = try sharedEngine.layout(request(keepsGeometry: false))
+            var full = request(keepsGeometry: true)
+            full.previous = compact.reusable
+            let remade = try sharedEngine.layout(full)
+            let fresh = try sharedEngine.layout(request(keepsGeometry: true))
+            #expect(remade.lines.count == fresh.lines.count, "trial \(trial): line counts differ")
+            for (a, b) in zip(remade.lines, fresh.lines) where !same(a, b) {
+                Issue.record("trial \(trial): line \(b.start)..<\(b.end) differs: \(a) vs \(b)")
+                break
+            }
+            #expect(remade.positions == fresh.positions && remade.boundaryKinds == fresh.boundaryKinds,
+                    "trial \(trial): geometry differs")
+            #expect(remade.reshapedParagraphs == 0, "trial \(trial): the kept shaping is taken")
+        }
+    }
 }

@@ -151,6 +151,27 @@ extension LayoutPass {
             && (!keepsGeometry || previous.geometry != nil)
     }
 
+    /// The line ends of previous paragraph `p` stands for (`i`), when its lines were made
+    /// under this layout's line parameters but cannot be taken whole (this layout keeps the
+    /// geometry it did not): the lines are put together again at the same ends, without
+    /// measuring where they fall (`LineFiller.plan`). Nil when its lines are of no use here.
+    func keptLineEnds(_ i: Int?, paragraph index: Int, _ p: ShapedParagraph) -> [PlannedEnd]? {
+        guard let i, reusesLines else { return nil }
+        let previous = previousParagraphs[i]
+        guard !previous.lines.isEmpty, previous.isFirst == (index == 0) else { return nil }
+        let showsSoftHyphens = request.paragraph.hyphenation != .none
+        var ends: [PlannedEnd] = []
+        ends.reserveCapacity(previous.lines.count)
+        for line in previous.lines where line.box.start - previous.start < p.count {
+            // (A paragraph's last line holds its separator, past its content.)
+            let end = min(line.box.end - previous.start, p.count)
+            // (A soft hyphen's hyphen is the text's; only one `auto` added is the line's.)
+            let soft = showsSoftHyphens && p.softHyphenEnds.contains(end)
+            ends.append(PlannedEnd(end: end, addsHyphen: line.box.hyphenated && !soft))
+        }
+        return ends
+    }
+
     /// Whether `units` are the text's units from `start` on (memcmp).
     private func sameUnits(_ units: [UInt16], _ start: Int) -> Bool {
         guard let base = text.baseAddress, start + units.count <= text.count else { return units.isEmpty }
