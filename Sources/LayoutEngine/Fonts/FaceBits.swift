@@ -1,11 +1,11 @@
 /// Per request (or layouts carried on, `FontSelectionCarry`), the code units seen to take a
-/// fallback face as one-unit clusters: one bit
-/// table per (family, script, face), so that a later cluster of the same unit continuing a
-/// run in that face skips `FontSelector.face`. Sound because, for a one-unit cluster,
-/// `face` depends only on the family, the script, the unit and the face of the cluster
-/// before (which, continuing the run, is the run's face). Bounded: at most `maxTables`
-/// tables of at most 1,024 words (the BMP) each. Keys hold their faces (an address freed and
-/// reused by another face during the request would otherwise find the first one's bits).
+/// fallback face as one-unit clusters: one bit table per (family, script, face), so that a
+/// later cluster of the same unit continuing a run in that face skips `FontSelector.face`.
+/// Sound because, for a one-unit cluster, `face` depends only on the family, the script, the
+/// unit and the face of the cluster before (which, continuing the run, is the run's face).
+/// Bounded: at most `maxTables` tables of at most 1,024 words (the BMP) each. Keys hold their
+/// faces (an address freed and reused by another face during the request would otherwise
+/// find the first one's bits).
 struct FaceBits {
     private var keys: [(family: Int, script: Int32, face: FontFace)] = []
     private var tables: [[UInt64]] = []

@@ -49,7 +49,7 @@ extension RequestContext {
         -> (letter: [ShapedGlyph], hyphen: ShapedGlyph)? {
         let run = p.runs[s], face = run.face
         let size = request.styles[run.styleIndex].font.size
-        let hyphen: UInt16 = face.advance(of: 0x2010, size: size) != nil ? 0x2010 : 0x2D
+        guard let hyphen = hyphenScalar(in: face, size: size) else { return nil }
         // (HarfBuzz reads at most a few characters of context either side of what it shapes.)
         let from = max(run.start, c - 8)
         var units = Array(p.text[from..<end])

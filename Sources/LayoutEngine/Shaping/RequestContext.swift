@@ -109,7 +109,13 @@ struct RequestContext {
 
     /// The hyphen a soft hyphen shows at a line's end: U+2010 HYPHEN, else U+002D, in `face`.
     func hyphen(in face: FontFace?, size: Double) -> (glyph: UInt32, advance: Double)? {
-        guard let face else { return nil }
-        return face.advance(of: 0x2010, size: size) ?? face.advance(of: 0x2D, size: size)
+        guard let face, let scalar = hyphenScalar(in: face, size: size) else { return nil }
+        return face.advance(of: UInt32(scalar), size: size)
+    }
+
+    /// Which hyphen `face` shows: U+2010 HYPHEN when it has one, else U+002D; nil with neither.
+    func hyphenScalar(in face: FontFace, size: Double) -> UInt16? {
+        if face.advance(of: 0x2010, size: size) != nil { return 0x2010 }
+        return face.advance(of: 0x2D, size: size) != nil ? 0x2D : nil
     }
 }

@@ -48,12 +48,13 @@ FIGURES = {
 
 
 class Side:
-    """One build under comparison: its daemon, a connection to it, and its figures per round."""
+    """One build under comparison: its daemon and a connection to it (none when each round
+    starts its own), and its figures per round."""
 
-    def __init__(self, name, build, run):
+    def __init__(self, name, build, run, starts_daemon=True):
         self.name, self.build = name, build
-        self.daemon = run.start(build)
-        self.conn = self.daemon.connect(read_timeout=None)
+        self.daemon = run.start(build) if starts_daemon else None
+        self.conn = self.daemon.connect(read_timeout=None) if self.daemon else None
         self.document = None
         self.rounds = {row: {key: [] for key, _ in figures} for row, figures in FIGURES.items()}
 
@@ -115,14 +116,17 @@ EDITOR_ROWS = (("keystroke", keystroke_round),)
 def compare(run, after, before, only=None):
     """The compared rows of `after` (a Build) against `before`, as the JSON's dict; with
     `only="short"`, the chat rows alone; with `only="keystroke"`, the editor rows alone."""
-    rows_measured = EDITOR_ROWS if only == "keystroke" else [r for r in ROWS if only != "short" or r[0] in CHAT_ROWS]
+    editor = only == "keystroke"
+    rows_measured = EDITOR_ROWS if editor else [r for r in ROWS if only != "short" or r[0] in CHAT_ROWS]
     sides = []
     try:
+        # (The editor rows start daemons of their own each round: none idles beside them.)
         for name, build in (("after", after), ("before", before)):
-            sides.append(Side(name, build, run))
-        step("compare: warming both daemons with the corpus")
-        for side in sides:
-            corpus.warm(side.conn, run.corpus)
+            sides.append(Side(name, build, run, starts_daemon=not editor))
+        if not editor:
+            step("compare: warming both daemons with the corpus")
+            for side in sides:
+                corpus.warm(side.conn, run.corpus)
         for row, measure in rows_measured:
             step(f"compare: {row}, {run.passes} rounds of the two, the order swapped each round")
             for k in range(run.passes):
@@ -130,7 +134,8 @@ def compare(run, after, before, only=None):
                     side.record(row, measure(side, run, k))
     finally:
         for side in sides:
-            side.daemon.stop()
+            if side.daemon:
+                side.daemon.stop()
     rows = {"compare": {"after": after.root, "before": before.root, "rounds": run.passes,
                         "after_plugins": after.plugins(), "before_plugins": before.plugins()}}
     for row, _ in rows_measured:
