@@ -119,7 +119,7 @@ final class BidiParagraph {
         if let uniform {
             handle = nil
             substitute = nil
-            levels = [UInt8](repeating: uniform, count: text.count)
+            levels = [UInt8](filledWith: uniform, count: text.count)
             paragraphLevel = uniform
             return
         }
@@ -147,7 +147,7 @@ final class BidiParagraph {
         }
         self.handle = handle
         self.substitute = substitute
-        var levels = [UInt8](repeating: 0, count: text.count)
+        var levels = [UInt8](filledWith: 0, count: text.count)
         let result = levels.withUnsafeMutableBufferPointer { ldicu_bidi_levels(handle, $0.baseAddress) }
         guard result <= 0 else {
             ldicu_bidi_close(handle)
@@ -174,9 +174,9 @@ final class BidiParagraph {
             return [VisualRun(start: start, end: end, level: paragraphLevel)]
         }
         let capacity = end - start
-        var starts = [Int32](repeating: 0, count: capacity)
-        var lengths = [Int32](repeating: 0, count: capacity)
-        var runLevels = [UInt8](repeating: 0, count: capacity)
+        var starts = [Int32](filledWith: 0, count: capacity)
+        var lengths = [Int32](filledWith: 0, count: capacity)
+        var runLevels = [UInt8](filledWith: 0, count: capacity)
         var status: Int32 = 0
         let count = ldicu_bidi_line(handle, Int32(start), Int32(end), &starts, &lengths, &runLevels,
                                     Int32(capacity), lineLevels, &status)

@@ -90,11 +90,11 @@ extension BreakIterator {
         // ICU's iterator keeps a pointer to the text; point it away before it goes back.
         defer { _ = ldicu_brk_set_text(handle, nil, 0) }
         let capacity = text.count + 1
-        var offsets = [Int32](repeating: 0, count: capacity)
+        var offsets = [Int32](filledWith: 0, count: capacity)
         var mandatory: [Bool] = []
         let n: Int32
         if kind == .line {
-            var statuses = [Int32](repeating: 0, count: capacity)
+            var statuses = [Int32](filledWith: 0, count: capacity)
             n = offsets.withUnsafeMutableBufferPointer { o in
                 statuses.withUnsafeMutableBufferPointer { s in
                     ldicu_brk_collect(handle, o.baseAddress, s.baseAddress, Int32(capacity))
@@ -106,7 +106,7 @@ extension BreakIterator {
             n = offsets.withUnsafeMutableBufferPointer { o in
                 ldicu_brk_collect(handle, o.baseAddress, nil, Int32(capacity))
             }
-            mandatory = [Bool](repeating: false, count: Int(n))
+            mandatory = [Bool](filledWith: false, count: Int(n))
         }
         offsets.removeSubrange(Int(n)...)
         return Boundaries(offsets: offsets, mandatory: mandatory)

@@ -35,7 +35,7 @@ enum GraphemeBreaks {
                 return (table[Int(u)], 1)
             }
             // Written in place: at most n + 1 boundaries (0, one per code unit after it, n).
-            return [Int32](unsafeUninitializedCapacity: n + 1) { out, count in
+            return [Int32](capacity: n + 1, blank: 0) { out, count in
                 var found = 1
                 out[0] = 0
                 var (previous, width) = classAt(0)

@@ -66,7 +66,7 @@ func resolveClusterScripts(text: UnsafeBufferPointer<UInt16>, clusterStarts: [In
     // Through buffers: the BMP table, the starts and the result are read and written in place.
     return Script.bmpScripts.withUnsafeBufferPointer { table in
         clusterStarts.withUnsafeBufferPointer { starts in
-            [Script](unsafeUninitializedCapacity: clusters) { out, count in
+            [Script](capacity: clusters, blank: .common) { out, count in
                 var last: Script?
                 for c in 0..<clusters {
                     var i = Int(starts[c])

@@ -9,7 +9,7 @@ public enum TextEncoding: Sendable {
 public func utf16Units(of s: String) -> [UInt16] {
     let converted = s.utf8.withContiguousStorageIfAvailable { utf8 -> [UInt16] in
         // Never more UTF-16 units than UTF-8 bytes.
-        [UInt16](unsafeUninitializedCapacity: utf8.count) { out, count in
+        [UInt16](capacity: utf8.count, blank: 0) { out, count in
             var i = 0, o = 0
             let n = utf8.count
             while i < n {
@@ -54,7 +54,7 @@ public struct OffsetMapping: Sendable {
         self.encoding = encoding
         self.text = encoding == .utf16 ? text : []
         guard encoding != .utf16 else { table = []; length = text.count; return }
-        var table = [Int32](repeating: 0, count: text.count + 1)
+        var table = [Int32](filledWith: 0, count: text.count + 1)
         var position: Int32 = 0
         var i = 0
         let n = text.count

@@ -243,8 +243,8 @@ struct RecentFaces {
         if keys.isEmpty {
             let size = textLength <= Self.firstSize ? Self.firstSize
                 : min(Self.maxSize, 1 << (Int.bitWidth - (textLength - 1).leadingZeroBitCount))
-            keys = [(UInt64, UInt64)](repeating: (.max, .max), count: size)
-            slots = [UInt8](repeating: 0, count: size)
+            keys = [(UInt64, UInt64)](filledWith: (.max, .max), count: size)
+            slots = [UInt8](filledWith: 0, count: size)
         } else if setsSinceGrown >= keys.count / 2, keys.count < Self.maxSize {
             grow()
         }
@@ -270,8 +270,8 @@ struct RecentFaces {
     private mutating func grow() {
         let oldKeys = keys, oldSlots = slots
         let size = min(Self.maxSize, keys.count * 4)
-        keys = [(UInt64, UInt64)](repeating: (.max, .max), count: size)
-        slots = [UInt8](repeating: 0, count: size)
+        keys = [(UInt64, UInt64)](filledWith: (.max, .max), count: size)
+        slots = [UInt8](filledWith: 0, count: size)
         for j in oldKeys.indices where oldSlots[j] != 0 {
             let i = Self.slot(oldKeys[j].0, oldKeys[j].1, size: size)
             keys[i] = oldKeys[j]

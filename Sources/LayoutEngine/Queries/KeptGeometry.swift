@@ -80,7 +80,7 @@ extension LayoutPass {
         guard index < paragraphs.count, paragraphs[index] == p.range else { return }
         let length = p.range.end - p.range.start
         let content = min(final.count, length)
-        let positions = [Double](unsafeUninitializedCapacity: length + 1) { out, count in
+        let positions = [Double](capacity: length + 1, blank: 0) { out, count in
             var sum = 0.0
             out[0] = 0
             for i in 0..<content {

@@ -74,7 +74,7 @@ extension KeptShaping {
     /// 0 and the sums of `advances` from the first, as `UnitScan` adds them.
     static func runningSum(_ advances: [Double]) -> [Double] {
         advances.withUnsafeBufferPointer { a in
-            [Double](unsafeUninitializedCapacity: a.count + 1) { sums, count in
+            [Double](capacity: a.count + 1, blank: 0) { sums, count in
                 var sum = 0.0
                 sums[0] = 0
                 for i in 0..<a.count {

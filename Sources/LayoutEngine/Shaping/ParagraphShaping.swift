@@ -21,7 +21,7 @@ extension RequestContext {
         let scripts = resolveClusterScripts(text: text, clusterStarts: graphemes)
         currentGraphemes = graphemes
         var runs: [ShapedRun] = []
-        var advances = [Double](repeating: 0, count: n)
+        var advances = [Double](filledWith: 0, count: n)
         try shapeClusters(text, range, graphemes: graphemes, scripts: scripts, levels: bidi.levels,
                           runs: &runs, advances: &advances)
         addLetterSpacing(runs, graphemes: graphemes, to: &advances)
@@ -43,7 +43,7 @@ extension RequestContext {
         let first = all.partitionPoint { Int($0) < range.start }
         let last = all.partitionPoint { Int($0) <= range.contentEnd }
         let base = Int32(range.start)
-        return [Int32](unsafeUninitializedCapacity: last - first) { out, count in
+        return [Int32](capacity: last - first, blank: 0) { out, count in
             for i in first..<last { out[i - first] = all[i] - base }
             count = last - first
         }
@@ -81,8 +81,8 @@ struct UnitScan {
         var negativeAdvance = false
         var hangStart: [Int32] = []
         prefix = advances.withUnsafeBufferPointer { a in
-            [Double](unsafeUninitializedCapacity: n + 1) { sums, count in
-                hangStart = [Int32](unsafeUninitializedCapacity: n + 1) { hang, hangCount in
+            [Double](capacity: n + 1, blank: 0) { sums, count in
+                hangStart = [Int32](capacity: n + 1, blank: 0) { hang, hangCount in
                     var sum = 0.0
                     var spacesStart: Int32 = 0
                     sums[0] = 0

@@ -63,7 +63,7 @@ struct RequestContext {
             self.selector = FontSelector(fonts: engine.fonts, language: request.language)
         }
         self.features = request.styles.map(harfBuzzFeatures)
-        self.styleFamily = [Int?](repeating: nil, count: request.styles.count)
+        self.styleFamily = [Int?](filledWith: nil, count: request.styles.count)
         self.isAttachmentStyle = request.styles.map { $0.attachment != nil }
         self.needsGlyphs = request.detail >= .runs || request.keepsGeometry
         if request.styles.count == 1 {

@@ -52,7 +52,7 @@ extension RequestContext {
     func shapeAlone(_ text: UnsafeBufferPointer<UInt16>, _ s: Int, _ e: Int, _ run: RunWords,
                             markingSafeBreaks: Bool = false) -> [ShapedGlyph] {
         let piece = UnsafeBufferPointer(rebasing: text[s..<e])
-        var scratch = [Double](repeating: 0, count: piece.count)
+        var scratch = [Double](filledWith: 0, count: piece.count)
         return shaping.shape(paragraph: piece, start: 0, end: piece.count, face: run.face, font: run.font,
                              features: run.features, script: run.script, level: run.level, language: language,
                              size: run.size, bot: s == 0, eot: e == text.count, markingSafeBreaks: markingSafeBreaks,
