@@ -177,7 +177,7 @@ public struct JSONParser {
                 guard at < bytes.count, isDigit(bytes[at]) else { throw error("invalid number") }
                 while at < bytes.count, isDigit(bytes[at]) { at += 1 }
             }
-            if let integer = Self.shortInteger(bytes, start, at) { return integer }
+            if let short = Self.shortDecimal(bytes, start, at) { return short }
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)
             guard let value = Double(text), value.isFinite else {
                 at = start
@@ -188,23 +188,36 @@ public struct JSONParser {
 
         func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
 
-        /// The value of the well-formed number `bytes[start..<end]` when it is an integer of at
-        /// most 15 digits, which a Double holds exactly (so it equals what `Double(text)`
-        /// rounds to; `-0` stays negative zero); nil otherwise. Ids, widths and sizes are
-        /// mostly such, and need no trip through a string and `strtod`.
+        /// The value of the well-formed number `bytes[start..<end]` when it has no exponent and
+        /// at most 15 digits, at most 15 of them after the point (widths such as 280.5 and
+        /// ids); nil otherwise. Its digits as an integer and the power of ten it is divided by
+        /// are both exact in a Double, and IEEE 754 division rounds correctly, so the quotient
+        /// is what `Double(text)` rounds to (Clinger's fast path; `-0` stays negative zero),
+        /// with no trip through a string and `strtod`.
         @inline(__always)
-        static func shortInteger(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        static func shortDecimal(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
             let negative = bytes[start] == UInt8(ascii: "-")
-            let digits = negative ? start + 1 : start
-            guard end - digits <= 15 else { return nil }
-            var magnitude: Int64 = 0
-            for i in digits..<end {
+            let first = negative ? start + 1 : start
+            guard end - first <= 16 else { return nil }
+            var magnitude: Int64 = 0, digits = 0, point: Int?
+            for i in first..<end {
                 let d = bytes[i] &- UInt8(ascii: "0")
-                guard d < 10 else { return nil }
-                magnitude = magnitude &* 10 &+ Int64(d)
+                if d < 10 {
+                    magnitude = magnitude &* 10 &+ Int64(d)
+                    digits += 1
+                } else if bytes[i] == UInt8(ascii: "."), point == nil {
+                    point = digits
+                } else {
+                    return nil
+                }
             }
-            return negative ? -Double(magnitude) : Double(magnitude)
+            guard digits <= 15 else { return nil }
+            let value = Double(magnitude) / exactPowersOfTen[digits - (point ?? digits)]
+            return negative ? -value : value
         }
+
+        /// 10^0 … 10^15, each exact in a Double.
+        static let exactPowersOfTen: [Double] = (0...15).map { k in (0..<k).reduce(1.0) { p, _ in p * 10 } }
 
         mutating func string() throws(JSONParseError) -> String {
             at += 1  // opening quote

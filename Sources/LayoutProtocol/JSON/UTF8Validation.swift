@@ -30,13 +30,15 @@ extension JSONParser {
 }
 
 /// The string of `bytes` when they are well-formed UTF-8 (Unicode's table 3-7: no overlong
-/// forms, no surrogates, nothing past U+10FFFF), else nil. Short strings (the many keys and
-/// names of a message) in one pass here, ASCII first; long ones (texts) by the standard
-/// library, whose validation reads many bytes at a time and then copies them unchecked
-/// (twice as fast on the corpus as this loop followed by `String(decoding:)`).
+/// forms, no surrogates, nothing past U+10FFFF), else nil. The protocol's own words come
+/// ready made (`ProtocolWords`); other short strings (keys and names) are checked in one
+/// pass here, ASCII first; long ones (texts) by the standard library, whose validation
+/// reads many bytes at a time and then copies them unchecked, where this loop and
+/// `String(decoding:)` would read them twice.
 func validatedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
     let n = bytes.count
     if n >= 64 { return String(validating: bytes, as: UTF8.self) }
+    if n <= 16, let word = ProtocolWords.word(bytes) { return word }
     var i = 0
     while i < n {
         if bytes[i] < 0x80 { i += 1; continue }
