@@ -22,6 +22,8 @@ extension TextLayoutEngine {
         let size = try request.text.withUnsafeBufferPointer { text in
             var context = RequestContext(engine: self, request: request)
             defer { leaving?.keep(context, textLength: text.count) }
+            // (Declared after, so run before: the context deferred keeps no carried tables.)
+            defer { request.fontCarry?.keep(from: &context) }
             return try context.measureParagraph(text, maxWidth: request.paragraph.wrap == .none ? nil
                                                     : request.width.map { max(0, $0) }, leaving: leaving)
         }

@@ -1,32 +1,49 @@
-/// A font selector's lookups carried from one layout to the next of layouts made one after
-/// another on one thread — the pieces of one retained document — so that each piece starts
-/// with the faces the pieces before it chose rather than choosing them again. The selector's
-/// tables and the face bits are memos (a cluster gets the same face either way), so carrying
-/// them changes no result. A layout takes them at its start (`RequestContext.init`) and
-/// hands them back at its end; no two layouts hold them at once, hence unchecked `Sendable`.
-public final class FontSelectionCarry: @unchecked Sendable {
-    private var selector: FontSelector?
-    private var faceBits = FaceBits()
+import Synchronization
+
+/// A font selector's lookups carried from one layout to the next — the pieces of one
+/// retained document, or one connection's measures of message after message in one style —
+/// so that each layout starts with the faces the ones before it chose rather than choosing
+/// them again. The selector's tables and the face bits are memos (a cluster gets the same
+/// face either way), so carrying them changes no result. A layout takes them at its start
+/// (`RequestContext.init`) and hands them back at its end; a layout that starts while
+/// another holds them starts with empty ones.
+public final class FontSelectionCarry: Sendable {
+    private struct Carried: ~Copyable {
+        var selector: FontSelector?
+        var faceBits = FaceBits()
+    }
+
+    private let carried = Mutex(Carried())
 
     public init() {}
 
     /// The carried lookups, when they were made over `fonts` for `language`; left empty.
+    /// (Moved out and in with `swap`: a selector is a large value, and copying it would
+    /// count every table's reference up and down again.)
     func take(fonts: FontSystem, language: String) -> (selector: FontSelector, faceBits: FaceBits)? {
-        guard let carried = selector, carried.fonts === fonts, carried.language == language else { return nil }
-        selector = nil
+        var selector: FontSelector?
         var bits = FaceBits()
-        swap(&bits, &faceBits)
-        return (carried, bits)
+        carried.withLock { carried in
+            guard carried.selector?.fonts === fonts, carried.selector?.language == language else { return }
+            swap(&selector, &carried.selector)
+            swap(&bits, &carried.faceBits)
+        }
+        guard let selector else { return nil }
+        return (selector, bits)
     }
 
     /// Takes `context`'s lookups back, leaving it empty ones (so that nothing else holding
     /// the context shares the tables the next layout grows).
     func keep(from context: inout RequestContext) {
-        var kept = FontSelector(fonts: context.selector.fonts, language: context.selector.language)
-        swap(&kept, &context.selector)
-        kept.previousFace = nil
-        selector = kept
-        faceBits = FaceBits()
-        swap(&faceBits, &context.faceBits)
+        var selector: FontSelector? = FontSelector(fonts: context.selector.fonts, language: context.selector.language)
+        swap(&selector!, &context.selector)
+        selector!.previousFace = nil
+        var bits = FaceBits()
+        swap(&bits, &context.faceBits)
+        carried.withLock { carried in
+            swap(&carried.selector, &selector)
+            swap(&carried.faceBits, &bits)
+        }
+        // (`selector` and `bits` now hold what was replaced, released here: after the lock.)
     }
 }

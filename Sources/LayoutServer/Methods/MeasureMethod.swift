@@ -24,8 +24,9 @@ enum MeasureMethod: Method {
                 $0.map { $0.standsFor(parts.members, engine: ObjectIdentifier(engine), encoding: session.offsetEncoding) ? $0 : nil }
             } ?? nil
         } ?? nil
-        if let template = stands?.request, let parts, let units = parts.text.utf16Units {
+        if let stands, let template = stands.request, let parts, let units = parts.text.utf16Units {
             var request = template
+            request.fontCarry = stands.fontCarry
             request.text = try service.requestText(units: units, text: "")
             // (Read as the decoder reads it: a bad width is refused alike.)
             request.width = try LayoutParams.width(ParamReader(params))

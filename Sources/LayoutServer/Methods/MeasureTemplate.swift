@@ -16,6 +16,9 @@ final class MeasureTemplate: Sendable {
     /// they are the text's); nil until params with these members came twice in a row (each
     /// measure at a width of its own keeps no request it would not use again).
     let request: LayoutRequest?
+    /// The font lookups of the measures this template stands for, carried from each to the
+    /// next (one style: the same faces, chosen once).
+    let fontCarry = FontSelectionCarry()
 
     init(members: [(String, JSONValue)], engine: ObjectIdentifier, encoding: OffsetEncoding, request: LayoutRequest?) {
         self.members = members
