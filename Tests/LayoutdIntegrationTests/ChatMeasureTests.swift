@@ -104,6 +104,25 @@ struct ChatMeasureTests {
         #expect(none?["count"] == 0 && none?["hits"] == 0 && none?["maxCount"] == 0)
     }
 
+    /// Message after message in one style on one connection, each measure taking the font
+    /// lookups the one before it left (a connection's measures carry them): messages in
+    /// scripts that fall back to other fonts between Latin ones, at widths with a fraction,
+    /// each answered as `layout` answers on another connection.
+    @Test func messagesInOneStyleMeasureAsLaidOut() throws {
+        let daemon = try Daemon()
+        defer { daemon.stop() }
+        let client = try daemon.connect(), reference = try daemon.connect()
+        var rng = SeededGenerator(state: 36)
+        var compared = 0
+        for (k, text) in try Self.messages(count: 300).enumerated() {
+            let width = Double(Int.random(in: 40...300, using: &rng)) + 0.25
+            let params: JSONValue = ["text": .string(text), "width": .number(width), "font": ["family": "Noto Sans", "size": 16]]
+            #expect(try measureSize(client, params) == layoutSize(reference, params), "\(k): \(text)")
+            compared += 1
+        }
+        #expect(compared == 300)
+    }
+
     /// One connection measuring message after message, at changing widths, with its font,
     /// paragraph, insets, language and offset encoding changed now and then (a connection's
     /// measures take the request its last one was built into when only text and width
