@@ -115,5 +115,6 @@ extension BreakIterator {
 
 /// ICU's locale form of a BCP 47 tag ("zh-Hant-TW" → "zh_Hant_TW").
 func icuLocale(_ language: String) -> String {
-    String(language.map { $0 == "-" ? "_" : $0 })
+    guard language.utf8.contains(UInt8(ascii: "-")) else { return language }
+    return String(language.map { $0 == "-" ? "_" : $0 })
 }

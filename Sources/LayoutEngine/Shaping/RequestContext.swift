@@ -21,7 +21,7 @@ struct RequestContext {
     var currentGraphemes: [Int32] = []
     /// The code units this request has seen take each fallback face, for the fast path
     /// in `shapeClusters`.
-    var faceBits = FaceBits()
+    var faceBits: FaceBits
     /// Whether each style is an inline object's (read per cluster; the style is not copied).
     let isAttachmentStyle: [Bool]
     /// Shape cache context numbers this request looked up, past the eight last used (a
@@ -52,29 +52,31 @@ struct RequestContext {
     }
 
     init(engine: TextLayoutEngine, request: LayoutRequest) {
+        // (Every stored property is set once, in straight-line code from values found first:
+        // set in branches, the whole context is built aside and copied into place.)
+        let language = request.language
+        let carried = request.fontCarry?.take(fonts: engine.fonts, language: language)
         self.engine = engine
         self.request = request
-        self.language = harfBuzzLanguage(request.language)
-        self.locale = icuLocale(request.language)
-        if let carried = request.fontCarry?.take(fonts: engine.fonts, language: request.language) {
-            self.selector = carried.selector
-            self.faceBits = carried.faceBits
-        } else {
-            self.selector = FontSelector(fonts: engine.fonts, language: request.language)
-        }
+        self.language = harfBuzzLanguage(language)
+        self.locale = icuLocale(language)
+        self.selector = carried?.selector ?? FontSelector(fonts: engine.fonts, language: language)
+        self.faceBits = carried?.faceBits ?? FaceBits()
         self.features = request.styles.map(harfBuzzFeatures)
         self.styleFamily = [Int?](filledWith: nil, count: request.styles.count)
         self.isAttachmentStyle = request.styles.map { $0.attachment != nil }
         self.needsGlyphs = request.detail >= .runs || request.keepsGeometry
-        if request.styles.count == 1 {
-            self.shapingID = [0]   // (most requests: no table to hash the one style into)
-        } else {
-            var ids: [SpanStyle: Int] = [:]
-            self.shapingID = request.styles.map { style in
-                if let known = ids[style] { return known }
-                ids[style] = ids.count
-                return ids.count - 1
-            }
+        self.shapingID = Self.shapingIdentities(request.styles)
+    }
+
+    /// Each style's shaping identity (see `shapingID`).
+    private static func shapingIdentities(_ styles: [SpanStyle]) -> [Int] {
+        guard styles.count > 1 else { return [0] }   // (most requests: no table to hash the one style into)
+        var ids: [SpanStyle: Int] = [:]
+        return styles.map { style in
+            if let known = ids[style] { return known }
+            ids[style] = ids.count
+            return ids.count - 1
         }
     }
 
