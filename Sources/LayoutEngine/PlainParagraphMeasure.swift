@@ -65,11 +65,15 @@ extension RequestContext {
         var filler = LineFiller(prefix: p.prefix, hangStart: p.hangStart, breaks: p.breaks, graphemes: p.graphemes)
         filler.ignoresSoftHyphens = request.paragraph.hyphenation == .none
         var size = MeasuredSize(width: 0, height: 0, lineCount: 0)
+        // A plain paragraph has no tabs and no soft hyphens, so a line's width is its visible
+        // units' advances, as `lineWidth` sums them. (Read from the arrays: a closure calling
+        // `lineWidth` would copy the whole paragraph for every line it measures.)
+        let prefix = p.prefix, hangStart = p.hangStart
         var start = 0
         while start < p.count {
             if let stop = request.shouldStop?() { throw stop }
             var end = try filler.nextLine(from: start, maxWidth: maxWidth) { s, e in
-                lineWidth(p, prefix: p.prefix, s, e, tabOrigin: 0, hyphenWidth: 0)
+                prefix[max(s, Int(hangStart[e]))] - prefix[s]
             }
             if end <= start { end = p.count }   // (as `LayoutPass`: a line always moves on)
             // Summed unit by unit, as `assembleLine` sums a line's width.

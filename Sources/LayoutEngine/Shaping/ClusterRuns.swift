@@ -36,9 +36,11 @@ struct StyleCursor {
     /// Where (relative to the paragraph) the next style run starts.
     var nextStart = 0
 
-    init(_ request: LayoutRequest, paragraphStart: Int) {
-        styleRuns = request.styleRuns
-        lastStyle = request.styles.count - 1
+    /// (Given the request's runs and style count, not the request: a mutating caller would
+    /// pass a copy of the whole request.)
+    init(styleRuns: [StyleRun], styleCount: Int, paragraphStart: Int) {
+        self.styleRuns = styleRuns
+        lastStyle = styleCount - 1
         self.paragraphStart = paragraphStart
         run = styleRuns.partitionPoint { $0.start <= paragraphStart } - 1
         settle()
@@ -68,7 +70,7 @@ extension RequestContext {
                                 scripts: [Script], levels: [UInt8], runs: inout [ShapedRun],
                                 advances: inout [Double]) throws {
         var run = RunInProgress()
-        var styles = StyleCursor(request, paragraphStart: range.start)
+        var styles = StyleCursor(styleRuns: request.styleRuns, styleCount: request.styles.count, paragraphStart: range.start)
         // Captured by the font autoclosure below instead of `self`: capturing `self` would
         // copy the selector and make every font lookup copy its tables.
         let fonts = request.styles

@@ -24,8 +24,7 @@ enum MeasureMethod: Method {
                 $0.map { $0.standsFor(parts.members, engine: ObjectIdentifier(engine), encoding: session.offsetEncoding) ? $0 : nil }
             } ?? nil
         } ?? nil
-        if let stands, let template = stands.request, let parts, let units = parts.text.utf16Units {
-            var request = template
+        if let stands, var request = stands.request, let parts, let units = parts.text.utf16Units {
             request.fontCarry = stands.fontCarry
             request.text = try service.requestText(units: units, text: "")
             // (Read as the decoder reads it: a bad width is refused alike.)
