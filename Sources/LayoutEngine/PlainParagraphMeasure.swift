@@ -9,26 +9,37 @@ public struct MeasuredSize: Sendable, Equatable {
     public var lineCount: Int
 }
 
+/// What `measurePlainParagraph` found: the size, or that the request is not one plain
+/// paragraph (handed back, for `layout` to measure).
+public enum PlainMeasure {
+    case measured(MeasuredSize)
+    case notPlain(LayoutRequest)
+
+    public var size: MeasuredSize? { if case .measured(let size) = self { size } else { nil } }
+}
+
 extension TextLayoutEngine {
     /// The size of `request` laid out, when it is one plain paragraph (see `measuresPlainly`);
-    /// nil for any other request, which `layout` measures. A size measured lately is taken
-    /// from `measuredParagraphs`. Fails as `layout` does.
-    public func measurePlainParagraph(_ request: LayoutRequest,
-                                      deferredRelease: DeferredRelease? = nil) throws -> MeasuredSize? {
-        guard request.text.count <= maxTextLength, Self.measuresPlainly(request) else { return nil }
+    /// any other request is handed back, for `layout`. A size measured lately is taken from
+    /// `measuredParagraphs`. Fails as `layout` does. (The request is taken, not copied: the
+    /// layout context holds it, and a request is a large value to copy for a short text.)
+    public func measurePlainParagraph(_ request: consuming LayoutRequest,
+                                      deferredRelease: DeferredRelease? = nil) throws -> PlainMeasure {
+        guard request.text.count <= maxTextLength, Self.measuresPlainly(request) else { return .notPlain(request) }
         let print = measuredParagraphs.fingerprint(request)
-        if let print, let known = measuredParagraphs.size(print) { return known }
-        let leaving = deferredRelease?.hold(request.text) == true ? deferredRelease : nil
-        let size = try request.text.withUnsafeBufferPointer { text in
-            var context = RequestContext(engine: self, request: request)
+        if let print, let known = measuredParagraphs.size(print) { return .measured(known) }
+        let text = request.text
+        let leaving = deferredRelease?.hold(text) == true ? deferredRelease : nil
+        let maxWidth = request.paragraph.wrap == .none ? nil : request.width.map { max(0, $0) }
+        var context = RequestContext(engine: self, request: request)
+        let size = try text.withUnsafeBufferPointer { text in
             defer { leaving?.keep(context, textLength: text.count) }
             // (Declared after, so run before: the context deferred keeps no carried tables.)
-            defer { request.fontCarry?.keep(from: &context) }
-            return try context.measureParagraph(text, maxWidth: request.paragraph.wrap == .none ? nil
-                                                    : request.width.map { max(0, $0) }, leaving: leaving)
+            defer { context.request.fontCarry?.keep(from: &context) }
+            return try context.measureParagraph(text, maxWidth: maxWidth, leaving: leaving)
         }
         if let print { measuredParagraphs.keep(size, for: print) }
-        return size
+        return .measured(size)
     }
 
     /// Whether `request` is one plain paragraph whose size needs nothing but its lines' ends,

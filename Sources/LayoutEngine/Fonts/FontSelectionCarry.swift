@@ -17,19 +17,16 @@ public final class FontSelectionCarry: Sendable {
 
     public init() {}
 
-    /// The carried lookups, when they were made over `fonts` for `language`; left empty.
-    /// (Moved out and in with `swap`: a selector is a large value, and copying it would
-    /// count every table's reference up and down again.)
-    func take(fonts: FontSystem, language: String) -> (selector: FontSelector, faceBits: FaceBits)? {
-        var selector: FontSelector?
-        var bits = FaceBits()
+    /// Moves the carried lookups into `selector` and `faceBits` when they were made over
+    /// `fonts` for `language`, leaving none carried; else changes nothing. (Moved with `swap`:
+    /// a selector is a large value, and copying it would count every table's reference up
+    /// and down again.)
+    func take(fonts: FontSystem, language: String, selector: inout FontSelector?, faceBits: inout FaceBits) {
         carried.withLock { carried in
             guard carried.selector?.fonts === fonts, carried.selector?.language == language else { return }
             swap(&selector, &carried.selector)
-            swap(&bits, &carried.faceBits)
+            swap(&faceBits, &carried.faceBits)
         }
-        guard let selector else { return nil }
-        return (selector, bits)
     }
 
     /// Takes `context`'s lookups back, leaving it empty ones (so that nothing else holding

@@ -51,22 +51,25 @@ struct RequestContext {
         var style: Int
     }
 
-    init(engine: TextLayoutEngine, request: LayoutRequest) {
+    init(engine: TextLayoutEngine, request: consuming LayoutRequest) {
         // (Every stored property is set once, in straight-line code from values found first:
-        // set in branches, the whole context is built aside and copied into place.)
+        // set in branches, the whole context is built aside and copied into place. The
+        // request is stored last, taken rather than copied where the caller hands it over.)
         let language = request.language
-        let carried = request.fontCarry?.take(fonts: engine.fonts, language: language)
+        var selector: FontSelector?
+        var faceBits = FaceBits()
+        request.fontCarry?.take(fonts: engine.fonts, language: language, selector: &selector, faceBits: &faceBits)
         self.engine = engine
-        self.request = request
         self.language = harfBuzzLanguage(language)
         self.locale = icuLocale(language)
-        self.selector = carried?.selector ?? FontSelector(fonts: engine.fonts, language: language)
-        self.faceBits = carried?.faceBits ?? FaceBits()
+        self.selector = selector.take() ?? FontSelector(fonts: engine.fonts, language: language)
+        self.faceBits = faceBits
         self.features = request.styles.map(harfBuzzFeatures)
         self.styleFamily = [Int?](filledWith: nil, count: request.styles.count)
         self.isAttachmentStyle = request.styles.map { $0.attachment != nil }
         self.needsGlyphs = request.detail >= .runs || request.keepsGeometry
         self.shapingID = Self.shapingIdentities(request.styles)
+        self.request = request
     }
 
     /// Each style's shaping identity (see `shapingID`).

@@ -64,17 +64,19 @@ enum MeasureMethod: Method {
     }
 
     /// `request` measured (at each of `widths`, when given).
-    private static func measure(_ request: LayoutRequest, widths: [Double]?, engine: TextLayoutEngine,
+    private static func measure(_ request: consuming LayoutRequest, widths: [Double]?, engine: TextLayoutEngine,
                                 session: Session) throws(RPCError) -> MeasureReply {
         let fingerprint = engine.fonts.fingerprint
         do {
             guard let widths else {
-                if let size = try engine.measurePlainParagraph(request, deferredRelease: session.deferredRelease) {
+                switch try engine.measurePlainParagraph(request, deferredRelease: session.deferredRelease) {
+                case .measured(let size):
                     return .one(MeasureResult(width: wire(size.width), height: wire(size.height), lineCount: size.lineCount,
                                               truncated: false, fontFingerprint: fingerprint))
+                case .notPlain(let request):
+                    let layout = try engine.layout(request, deferredRelease: session.deferredRelease)
+                    return .one(measure(layout, fontFingerprint: fingerprint))
                 }
-                let layout = try engine.layout(request, deferredRelease: session.deferredRelease)
-                return .one(measure(layout, fontFingerprint: fingerprint))
             }
             let layouts = try engine.layouts(request, widths: widths.map { Optional($0) },
                                              deferredRelease: session.deferredRelease)
