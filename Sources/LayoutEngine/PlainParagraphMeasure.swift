@@ -23,10 +23,11 @@ extension TextLayoutEngine {
     /// any other request is handed back, for `layout`. A size measured lately is taken from
     /// `measuredParagraphs`. Fails as `layout` does. (The request is taken, not copied: the
     /// layout context holds it, and a request is a large value to copy for a short text.)
-    public func measurePlainParagraph(_ request: consuming LayoutRequest,
+    /// `settings`: `MeasuredParagraphs.settingsDigest(request)`, when the caller has it.
+    public func measurePlainParagraph(_ request: consuming LayoutRequest, settings: Int? = nil,
                                       deferredRelease: DeferredRelease? = nil) throws -> PlainMeasure {
         guard request.text.count <= maxTextLength, Self.measuresPlainly(request) else { return .notPlain(request) }
-        let print = measuredParagraphs.fingerprint(request)
+        let print = measuredParagraphs.fingerprint(request, settings: settings)
         if let print, let known = measuredParagraphs.size(print) { return .measured(known) }
         let text = request.text
         let leaving = deferredRelease?.hold(text) == true ? deferredRelease : nil

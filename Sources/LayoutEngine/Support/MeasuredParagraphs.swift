@@ -111,10 +111,12 @@ public final class MeasuredParagraphs: @unchecked Sendable {
     }
 
     /// What `request` is known by here, or nil when it is not looked up or kept (the table
-    /// off, or the text too long).
-    func fingerprint(_ request: LayoutRequest) -> Fingerprint? {
+    /// off, or the text too long). `settings`: `settingsDigest(request)`, when the caller
+    /// has it (measuring text after text in one style, it finds it once).
+    func fingerprint(_ request: LayoutRequest, settings: Int? = nil) -> Fingerprint? {
         guard capacity > 0, request.text.count <= Self.maxTextLength else { return nil }
-        return Fingerprint(place: Self.placeHash(request), check: Self.checkHash(request))
+        return Fingerprint(place: Self.placeHash(request),
+                           check: Self.checkHash(request, settings: settings ?? Self.settingsDigest(request)))
     }
 
     /// The shard and set of a fingerprint (the set's first slot): the low bits of `place`
@@ -157,14 +159,22 @@ public final class MeasuredParagraphs: @unchecked Sendable {
     }
 
     /// Everything a size depends on, hashed with this process's seed: the text's bytes, the
-    /// width, the whole style (font with its features and axes, spacing, baseline offset), the
-    /// language, and the direction, wrapping, hyphenation and line height settings.
-    static func checkHash(_ request: LayoutRequest) -> UInt64 {
+    /// width and the settings (`settingsDigest`).
+    static func checkHash(_ request: LayoutRequest, settings: Int) -> UInt64 {
         var hasher = Hasher()
         hasher.combine(request.text.count)
         request.text.withUnsafeBytes { hasher.combine(bytes: $0) }
         hasher.combine(request.width)
-        hasher.combine(request.styles[0])
+        hasher.combine(settings)
+        return UInt64(bitPattern: Int64(hasher.finalize()))
+    }
+
+    /// What a size depends on besides the text and the width, hashed with this process's
+    /// seed: the whole style (font with its features and axes, spacing, baseline offset), the
+    /// language, and the direction, wrapping, hyphenation and line height settings.
+    public static func settingsDigest(_ request: LayoutRequest) -> Int {
+        var hasher = Hasher()
+        hasher.combine(request.styles.first)
         hasher.combine(request.language)
         let style = request.paragraph
         hasher.combine(style.direction)
@@ -173,6 +183,6 @@ public final class MeasuredParagraphs: @unchecked Sendable {
         hasher.combine(style.lineHeightMultiple)
         hasher.combine(style.minimumLineHeight)
         hasher.combine(style.maximumLineHeight)
-        return UInt64(bitPattern: Int64(hasher.finalize()))
+        return hasher.finalize()
     }
 }

@@ -30,7 +30,7 @@ enum MeasureMethod: Method {
             // (Read as the decoder reads it: a bad width is refused alike.)
             request.width = try LayoutParams.width(ParamReader(params))
             request.shouldStop = service.stopCheck(session)
-            return try measure(request, widths: nil, engine: engine, session: session)
+            return try measure(request, widths: nil, settings: stands.settingsDigest, engine: engine, session: session)
         }
         let p = try MeasureParams(json: params)
         var built = try service.build(p.layout, session: session, detail: .lines, detect: false)
@@ -40,7 +40,7 @@ enum MeasureMethod: Method {
             keepTemplate(parts.members, built.request, seenBefore: stands != nil, engine: engine, session: session)
         }
         built.request.shouldStop = service.stopCheck(session)
-        return try measure(built.request, widths: p.widths, engine: engine, session: session)
+        return try measure(built.request, widths: p.widths, settings: nil, engine: engine, session: session)
     }
 
     /// Leaves the connection's next measure `request` under `members` when the last measure
@@ -63,13 +63,14 @@ enum MeasureMethod: Method {
         _ = replaced
     }
 
-    /// `request` measured (at each of `widths`, when given).
-    private static func measure(_ request: consuming LayoutRequest, widths: [Double]?, engine: TextLayoutEngine,
-                                session: Session) throws(RPCError) -> MeasureReply {
+    /// `request` measured (at each of `widths`, when given); `settings`: its
+    /// `MeasuredParagraphs.settingsDigest`, when known.
+    private static func measure(_ request: consuming LayoutRequest, widths: [Double]?, settings: Int?,
+                                engine: TextLayoutEngine, session: Session) throws(RPCError) -> MeasureReply {
         let fingerprint = engine.fonts.fingerprint
         do {
             guard let widths else {
-                switch try engine.measurePlainParagraph(request, deferredRelease: session.deferredRelease) {
+                switch try engine.measurePlainParagraph(request, settings: settings, deferredRelease: session.deferredRelease) {
                 case .measured(let size):
                     return .one(MeasureResult(width: wire(size.width), height: wire(size.height), lineCount: size.lineCount,
                                               truncated: false, fontFingerprint: fingerprint))

@@ -16,6 +16,9 @@ final class MeasureTemplate: Sendable {
     /// they are the text's); nil until params with these members came twice in a row (each
     /// measure at a width of its own keeps no request it would not use again).
     let request: LayoutRequest?
+    /// `MeasuredParagraphs.settingsDigest` of `request`: the same for every measure the
+    /// template stands for (they differ only in text and width).
+    let settingsDigest: Int?
     /// The font lookups of the measures this template stands for, carried from each to the
     /// next (one style: the same faces, chosen once).
     let fontCarry = FontSelectionCarry()
@@ -25,6 +28,7 @@ final class MeasureTemplate: Sendable {
         self.engine = engine
         self.encoding = encoding
         self.request = request
+        self.settingsDigest = request.map(MeasuredParagraphs.settingsDigest)
     }
 
     /// Whether a member sets how any text lays out, read without the text (`width` aside).
