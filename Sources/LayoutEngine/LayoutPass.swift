@@ -140,7 +140,8 @@ struct LayoutPass {
         defer { deferredRelease?.keep(p) }
         var final = p.advances
         var filler = try lineFiller(p)
-        filler.plan = try keptLineEnds(previous, paragraph: index, p) ?? plannedEnds(p, filler: filler)
+        filler.plan = try keptLineEnds(previous, paragraph: index, p)
+            ?? plannedEnds(p, filler: filler, lineBudget: limit.map { $0 - lines.count }, isLastParagraph: index == paragraphs.count - 1)
         let hyphenWidth = filler.hyphenWidth
         let reduction = try balanceReduction(p, filler: filler, hyphenWidth: hyphenWidth)
         let estimate = try estimatedLineHeight(p)

@@ -73,19 +73,19 @@ struct TotalFit {
         return ends.reversed()
     }
 
-    private func width(_ start: Int, _ startsParagraph: Bool) -> Double {
+    func width(_ start: Int, _ startsParagraph: Bool) -> Double {
         start == 0 && startsParagraph ? firstWidth : otherWidth
     }
 
     /// The line from candidate `i` to `j`: as measured (`plain`, without an added hyphen,
     /// which only grows with `j`) and as shown.
-    private func lineWidth(_ c: [BreakCandidate], _ i: Int, _ j: Int, _ startsParagraph: Bool) -> (plain: Double, shown: Double) {
+    func lineWidth(_ c: [BreakCandidate], _ i: Int, _ j: Int, _ startsParagraph: Bool) -> (plain: Double, shown: Double) {
         let plain = measure(c[i].offset, c[j].offset, i == 0 && startsParagraph)
         return (plain, plain + (c[j].addsHyphen ? hyphenWidth : 0))
     }
 
     /// What a line from `i` to `j` with `slack` left of `room` adds to a breaking's cost.
-    private func demerits(_ c: [BreakCandidate], _ i: Int, _ j: Int, slack: Double, room: Double, isLast: Bool) -> Double {
+    func demerits(_ c: [BreakCandidate], _ i: Int, _ j: Int, slack: Double, room: Double, isLast: Bool) -> Double {
         var d = linePenalty
         if isLast {
             let short = room / 3 - (room - slack)

@@ -15,7 +15,12 @@ extension LayoutPass {
     /// with `pretty`, greedy's, its last four lines broken again that way when the last line
     /// is shorter than a third of the width (Chromium's `text-wrap: pretty`). Nil to break
     /// greedily: another style, or no breaking fits (a word wider than the line).
-    func plannedEnds(_ p: ShapedParagraph, filler: LineFiller) throws -> [PlannedEnd]? {
+    ///
+    /// `lineBudget`: the lines left before `maxLines` (tail, middle or clip truncation), nil
+    /// for no limit; `isLastParagraph`: no paragraph follows. A paragraph the budget cuts shows
+    /// lines broken for what it shows (`limitedEnds`); with `pretty`, greedy's, as pretty
+    /// breaks again only the last lines, which truncation hides.
+    func plannedEnds(_ p: ShapedParagraph, filler: LineFiller, lineBudget: Int?, isLastParagraph: Bool) throws -> [PlannedEnd]? {
         guard let widths = planWidths(), p.count > 0 else { return nil }
         let style = request.paragraph
         let walk = p.tabs.isEmpty ? nil : TabWalk()
@@ -25,28 +30,26 @@ extension LayoutPass {
             context.lineWidth(p, prefix: p.prefix, s, e, tabOrigin: first ? firstLead : otherLead, hyphenWidth: hyphenWidth,
                               walk: walk)
         }
-        let candidates = try breakCandidates(p, filler: filler)
-        if style.wrapStyle == .optimal {
-            return try fit.ends(candidates, startsParagraph: true, shouldStop: request.shouldStop)
+        // Whether `count` lines of this paragraph reach or pass the limit with text left after.
+        func cut(_ count: Int) -> Bool {
+            guard let lineBudget else { return false }
+            return count > lineBudget || count == lineBudget && !isLastParagraph
         }
-        return try prettyEnds(p, filler: filler, candidates: candidates, fit: fit, widths: widths)
+        let candidates = try breakCandidates(p, filler: filler)
+        guard style.wrapStyle == .optimal else {
+            guard let ends = try prettyEnds(p, filler: filler, candidates: candidates, fit: fit, widths: widths) else { return nil }
+            return cut(ends.count) ? nil : ends
+        }
+        guard let whole = try fit.ends(candidates, startsParagraph: true, shouldStop: request.shouldStop) else { return nil }
+        guard let lineBudget, cut(whole.count) else { return whole }
+        return try limitedEnds(p, filler: filler, candidates: candidates, fit: fit, widths: widths, limit: lineBudget,
+                               mayShowWhole: isLastParagraph) ?? whole
     }
 
     /// Greedy's lines, then its last four again by `fit` when the last is short.
     private func prettyEnds(_ p: ShapedParagraph, filler: LineFiller, candidates: [BreakCandidate],
                                      fit: TotalFit, widths: (first: Double, other: Double)) throws -> [PlannedEnd]? {
-        var greedy = filler
-        var ends: [PlannedEnd] = []
-        var start = 0
-        while start < p.count {
-            if let stop = request.shouldStop?() { throw stop }
-            let end = try greedy.nextLine(from: start, maxWidth: ends.isEmpty ? widths.first : widths.other) { s, e in
-                fit.measure(s, e, s == 0)
-            }
-            guard end > start else { return nil }
-            ends.append(PlannedEnd(end: end, addsHyphen: greedy.endsHyphenated))
-            start = end
-        }
+        guard let ends = try greedyEnds(p, filler: filler, fit: fit, widths: widths, limit: nil) else { return nil }
         guard ends.count >= 2 else { return ends }
         let lastStart = ends[ends.count - 2].end
         guard fit.measure(lastStart, p.count, false) < widths.other / 3 else { return ends }
@@ -57,6 +60,48 @@ extension LayoutPass {
               let rebroken = try fit.ends(tail, startsParagraph: tailStart == 0, shouldStop: request.shouldStop)
         else { return ends }
         return Array(ends.prefix(kept)) + rebroken
+    }
+
+    /// Greedy's line ends from the paragraph's start, `limit` lines at most (nil: all). Nil
+    /// when a line cannot move on.
+    private func greedyEnds(_ p: ShapedParagraph, filler: LineFiller, fit: TotalFit,
+                            widths: (first: Double, other: Double), limit: Int?) throws -> [PlannedEnd]? {
+        var greedy = filler
+        greedy.plan = nil
+        var ends: [PlannedEnd] = []
+        var start = 0
+        while start < p.count, ends.count < limit ?? .max {
+            if let stop = request.shouldStop?() { throw stop }
+            let end = try greedy.nextLine(from: start, maxWidth: ends.isEmpty ? widths.first : widths.other) { s, e in
+                fit.measure(s, e, s == 0)
+            }
+            guard end > start else { return nil }
+            ends.append(PlannedEnd(end: end, addsHyphen: greedy.endsHyphenated))
+            start = end
+        }
+        return ends
+    }
+
+    /// The lines of a paragraph that `limit` lines cut. When greedy's lines show it whole
+    /// without reaching the limit with text after (`mayShowWhole`: no paragraph follows, so it
+    /// may take all `limit`), the best breaking into at most that many lines, so that it is not
+    /// cut; else the best `limit - 1` lines before the truncated one, broken for themselves:
+    /// hidden text shapes none of them. Nil above `TotalFit.maxPlannedLimit` lines.
+    private func limitedEnds(_ p: ShapedParagraph, filler: LineFiller, candidates: [BreakCandidate], fit: TotalFit,
+                             widths: (first: Double, other: Double), limit: Int, mayShowWhole: Bool) throws -> [PlannedEnd]? {
+        guard limit <= TotalFit.maxPlannedLimit,
+              let reach = try greedyEnds(p, filler: filler, fit: fit, widths: widths, limit: limit) else { return nil }
+        let showable = mayShowWhole ? limit : limit - 1
+        if reach.count <= showable, reach.last?.end == p.count {
+            return try fit.limitedEnds(candidates, lines: showable, reachesEnd: true, startsParagraph: true,
+                                       shouldStop: request.shouldStop)
+        }
+        guard limit >= 2, reach.count >= limit - 1 else { return [] }   // (the first line is the truncated one)
+        // No breaking of n lines reaches past greedy's n-th line end.
+        let bound = reach[limit - 2].end
+        let reachable = Array(candidates.prefix { $0.offset <= bound })
+        return try fit.limitedEnds(reachable, lines: limit - 1, reachesEnd: false, startsParagraph: true,
+                                   shouldStop: request.shouldStop)
     }
 
     /// Where the paragraph's lines may end: its start, its break opportunities (a soft
