@@ -153,6 +153,7 @@ extension RequestContext {
             box.runs = try visualRuns(p, ls, le, final: final, hyphenated: softHyphen)
             if addsHyphen { appendHyphen(hyphenWidth, to: &box.runs, p, le) }
             if hyphenated { shapeHyphenWithLastCluster(&box.runs, p, le, soft: softHyphen) }
+            shapeCutEdges(&box.runs, p, ls, le, endsHyphenated: hyphenated)
         }
         return AssembledLine(box: box, slot: slot, placement: placement, tabOrigin: tabOrigin)
     }
