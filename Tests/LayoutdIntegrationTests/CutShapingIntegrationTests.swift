@@ -26,6 +26,8 @@ import Testing
         let cases: [(String, String, String, [Double])] = [
             ("مرحبابالعالمالجميل", "ar", "rtl", [35, 45, 60, 70]),
             ("مستوفى فشلت قراءة بياناتكاملة", "ar", "rtl", [50, 70, 90]),
+            // Lines of one long word, longer than the first stretch shaped at each cut.
+            ("مرحبابالعالمالجميلوالرائعجداوالمدهشحقاوالكبيرجداجدا", "ar", "rtl", [150, 200]),
             ("नमस्तेदुनियाकैसेहो आवश्यकस्मृति", "hi", "ltr", [50, 70]),
         ]
         var cutLines = 0
