@@ -4,11 +4,10 @@
 /// `Array(repeating:count:)` and `Array(unsafeUninitializedCapacity:initializingWith:)`
 /// allocate through a function of the standard library that is not specialized for the
 /// element type, so every call looks the storage class's metadata up in the runtime's table
-/// for generic types (hundreds of instructions, where a short paragraph's work on the array
-/// is tens). Growing an empty array (`reserveCapacity`) runs specialized code that reads the
-/// metadata from a cache at the call site. For a large array the lookup is nothing beside
-/// the work, and filling it first would be one more pass, so large ones are allocated as
-/// before.
+/// for generic types: more work than a short paragraph does with the array. Growing an empty
+/// array (`reserveCapacity`) runs specialized code that reads the metadata from a cache at
+/// the call site. For a large array the lookup is nothing beside the work, and filling it
+/// first would be one more pass, so large ones are allocated by the standard library.
 extension Array {
     /// Below this many elements an array is allocated by growing an empty one.
     @usableFromInline static var smallArrayLimit: Int { 4096 }
