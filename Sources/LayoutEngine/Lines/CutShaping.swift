@@ -5,7 +5,8 @@ extension RequestContext {
     /// neighbour on the other line no longer joins it. HarfBuzz marks such a place unsafe to
     /// break (`HB_GLYPH_FLAG_UNSAFE_TO_BREAK`): the pieces must be shaped again, not cut. The
     /// piece runs from the cut to the word's other end (white space, where words are always
-    /// shaped apart), the line's other end or the run's, so nothing across it changes. It keeps
+    /// shaped apart), the line's other end or the run's, so nothing across it changes; only its
+    /// part next to the cut is replaced where that can be cut safely (`shapeAgain`). It keeps
     /// the width layout gave it (its last glyph takes the difference), so the line's width and
     /// its text's caret positions do not move. `ls..<le`: the line in the paragraph;
     /// `endsHyphenated`: its end is shaped with its hyphen (`shapeHyphenWithLastCluster`).
@@ -38,12 +39,12 @@ extension RequestContext {
     /// `cutAtStart`, else at `b`), in the face, style, script and level it was shaped with, and
     /// puts its glyphs in place of the old ones, keeping their total advance. Only the part up
     /// to the first place past the cut where the new shaping is safe to break is replaced
-    /// (beyond it the old glyphs are the same). The part replaced, or nil (left as it was)
-    /// unless one shaped run and one line run hold the piece, within the length a cluster may
-    /// be shaped at.
+    /// (beyond it the old glyphs are the same); a piece with no such place is shaped whole, up
+    /// to the length a cluster may be shaped at. The part replaced, or nil (left as it was)
+    /// unless one shaped run and one line run hold the piece.
     private func shapeAgain(_ runs: inout [LineRun], _ p: ShapedParagraph, _ a: Int, _ b: Int, cutAtStart: Bool) -> Range<Int>? {
         let s = p.runs.partitionPoint { $0.end <= a }
-        guard b - a <= maxShapedClusterLength, s < p.runs.count, p.runs[s].start <= a, p.runs[s].end >= b else { return nil }
+        guard s < p.runs.count, p.runs[s].start <= a, p.runs[s].end >= b else { return nil }
         let run = p.runs[s]
         // The window next to the cut; `from` is where its clusters count from.
         let (from, to) = cutAtStart ? (a, min(b, a + Self.cutWindow)) : (max(a, b - Self.cutWindow), b)
@@ -56,6 +57,7 @@ extension RequestContext {
                 piece = cutAtStart ? from..<(from + k) : (from + k)..<to
                 glyphs = glyphs.filter { piece.contains(from + Int($0.cluster)) }
             } else {
+                guard b - a <= maxShapedClusterLength else { return nil }
                 glyphs = shapedAlone(p, run, a, b, markingSafeBreaks: false)
                 piece = a..<b
             }
