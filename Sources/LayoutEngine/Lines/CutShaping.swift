@@ -90,15 +90,22 @@ extension RequestContext {
     /// `a..<b` of shaped run `run` shaped with no text around it (clusters from `a`); with
     /// `markingSafeBreaks`, the shaping buffer's `safeToBreak` says where it may be cut.
     private func shapedAlone(_ p: ShapedParagraph, _ run: ShapedRun, _ a: Int, _ b: Int, markingSafeBreaks: Bool) -> [ShapedGlyph] {
-        let face = run.face, size = request.styles[run.styleIndex].font.size
-        let variations = face.effectiveVariations(request.styles[run.styleIndex].font)
-        let instance = face.instance(variations: variations)
-        var scratch = [Double](filledWith: 0, count: b - a)
+        shape(UnsafeBufferPointer(rebasing: p.text[a..<b]), 0, b - a, as: run, bot: a == 0, eot: b == p.count,
+                   markingSafeBreaks: markingSafeBreaks)
+    }
+
+    /// `start..<end` of `text` (the rest of it context) shaped as shaped run `run` was: its
+    /// face with the style's axes, the style's features, the run's script and level. For a
+    /// line's edges, which shape a few units again apart from their paragraph.
+    func shape(_ text: UnsafeBufferPointer<UInt16>, _ start: Int, _ end: Int, as run: ShapedRun, bot: Bool, eot: Bool,
+                    markingSafeBreaks: Bool = false) -> [ShapedGlyph] {
+        let face = run.face, font = request.styles[run.styleIndex].font
+        let instance = face.instance(variations: face.effectiveVariations(font))
+        var scratch = [Double](filledWith: 0, count: text.count)
         return withExtendedLifetime(instance) {
-            shaping.shape(paragraph: UnsafeBufferPointer(rebasing: p.text[a..<b]), start: 0, end: b - a, face: face,
-                          font: instance?.font ?? face.font, features: features[run.styleIndex], script: run.script,
-                          level: run.level, language: language, size: size, bot: a == 0, eot: b == p.count,
-                          markingSafeBreaks: markingSafeBreaks, advances: &scratch)
+            shaping.shape(paragraph: text, start: start, end: end, face: face, font: instance?.font ?? face.font,
+                          features: features[run.styleIndex], script: run.script, level: run.level, language: language,
+                          size: font.size, bot: bot, eot: eot, markingSafeBreaks: markingSafeBreaks, advances: &scratch)
         }
     }
 }

@@ -54,15 +54,8 @@ extension RequestContext {
         let from = max(run.start, c - 8)
         var units = Array(p.text[from..<end])
         units.append(hyphen)
-        let variations = face.effectiveVariations(request.styles[run.styleIndex].font)
-        let instance = face.instance(variations: variations)
-        var scratch = [Double](repeating: 0, count: units.count)
-        let glyphs = withExtendedLifetime(instance) {
-            units.withUnsafeBufferPointer { text in
-                shaping.shape(paragraph: text, start: c - from, end: text.count, face: face, font: instance?.font ?? face.font,
-                              features: features[run.styleIndex], script: run.script, level: run.level, language: language,
-                              size: size, bot: c == 0, eot: false, advances: &scratch)
-            }
+        let glyphs = units.withUnsafeBufferPointer { text in
+            shape(text, c - from, text.count, as: run, bot: c == 0, eot: false)
         }
         let hyphenCluster = Int32(units.count - 1)
         guard let last = glyphs.last, last.cluster == hyphenCluster,
